@@ -1,0 +1,37 @@
+# switchyard_assert_no_gui(target): stop configuration when `target` links, directly or through
+# one of the project's own libraries, a Qt GUI module. The headless gateway must run on servers
+# without a display stack, and the desktop-only modules must never leak into it.
+set(SWITCHYARD_GUI_MODULES Qt6::Gui Qt6::Widgets Qt6::Quick Qt6::Qml Qt6::QuickControls2
+    Qt6::Charts Qt6::QuickTest Qt6::OpenGL)
+
+function(_switchyard_collect_links target out_var)
+  set(seen ${${out_var}})
+  get_target_property(links ${target} LINK_LIBRARIES)
+  get_target_property(ilinks ${target} INTERFACE_LINK_LIBRARIES)
+  foreach(lib IN LISTS links ilinks)
+    if(NOT lib OR lib IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${lib})
+    if(TARGET ${lib})
+      get_target_property(imported ${lib} IMPORTED)
+      if(NOT imported)
+        _switchyard_collect_links(${lib} seen)
+      endif()
+    endif()
+  endforeach()
+  set(${out_var} ${seen} PARENT_SCOPE)
+endfunction()
+
+function(switchyard_assert_no_gui target)
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "switchyard_assert_no_gui: no target ${target}")
+  endif()
+  set(all "")
+  _switchyard_collect_links(${target} all)
+  foreach(gui IN LISTS SWITCHYARD_GUI_MODULES)
+    if(gui IN_LIST all)
+      message(FATAL_ERROR "${target} links ${gui}: gateway targets must not link Qt GUI modules")
+    endif()
+  endforeach()
+endfunction()

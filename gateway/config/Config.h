@@ -1,0 +1,99 @@
+#pragma once
+// The gateway's configuration: SPEC.md §12, as plain values. Produced by loadConfig() (yaml-cpp;
+// JSON parses as YAML), validated as a whole; nothing half-loaded is ever returned.
+#include <QByteArray>
+#include <QDate>
+#include <QString>
+#include <QStringList>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+namespace sy::config {
+
+struct Price {
+    double prompt = 0;       // per 1M tokens, workspace currency
+    double completion = 0;   // per 1M tokens
+};
+
+struct ChannelModel {
+    QString id;              // public model id
+    QString upstream;        // name sent upstream; defaults to id
+    Price price;
+};
+
+struct Timeouts {
+    std::chrono::milliseconds connect{10'000};
+    std::chrono::milliseconds firstByte{30'000};
+    std::chrono::milliseconds idle{60'000};
+};
+
+struct Channel {
+    QString id;
+    QString provider;
+    QString baseUrl;         // without trailing slash, e.g. https://api.deepseek.com/v1
+    QString format = "openai";          // openai | anthropic | gemini
+    QStringList credentials;            // ordered; ${VAR} already expanded
+    bool enabled = true;
+    int maxConcurrent = 0;              // 0 = unlimited
+    Timeouts timeouts;
+    QString tier = "standard";          // standard | priority | flex
+    QString quantization;               // empty = unknown
+    QString dataCollection = "allow";   // allow | deny
+    bool zdr = false;
+    bool distillable = false;
+    QStringList supportedParameters;
+    std::vector<ChannelModel> models;
+};
+
+struct Model {
+    QString id;
+    bool enabled = true;
+    bool free = false;
+    QStringList capabilities{"chat"};   // chat, tools, vision, json, embeddings
+    int contextLength = 0;              // 0 = unknown
+    std::optional<QDate> deprecated;    // sunset date
+    int rpmPerKey = 0;                  // 0 = no per-model limit
+};
+
+struct VirtualModel {
+    QString id;
+    QString primary;
+    QStringList fallbacks;
+};
+
+struct Key {
+    QString name;
+    QByteArray secretSha256;            // lower-case hex SHA-256 of the secret
+    int rpm = 0;                        // 0 = off
+    int maxConcurrent = 0;              // 0 = off
+    std::optional<double> spendLimit;
+    QStringList allowedModels;          // empty = all
+    bool enabled = true;
+};
+
+struct Settings {
+    int firstChunkTimeoutS = 30;
+    int keyLimitWaitS = 2;
+    int capacityWaitS = 10;
+    int retryPauseMs = 200;
+    int maxAttempts = 0;                // 0 = every candidate
+    qint64 maxBodyBytes = 16 * 1024 * 1024;
+};
+
+struct Config {
+    QString listenHost = "127.0.0.1";
+    quint16 listenPort = 8080;
+    QString adminToken;                 // empty: generated at start
+    QString database;                   // empty: default under the XDG data dir
+    QString currency = "USD";
+    double balance = 0;
+    std::optional<QString> defaultModel;
+    Settings settings;
+    std::vector<Channel> channels;
+    std::vector<Model> models;
+    std::vector<VirtualModel> virtualModels;
+    std::vector<Key> keys;
+};
+
+} // namespace sy::config

@@ -1,0 +1,33 @@
+#pragma once
+// Plain request/response data of the HTTP front. A HttpRequest is a deep copy of what the client
+// sent: QtHttpServer 6.4 reuses its own request object for the next request on the connection,
+// so nothing of it may be kept past the handler call.
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHostAddress>
+#include <QList>
+#include <QPair>
+#include <QUrlQuery>
+
+namespace sy::http {
+
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+// First value of header `name` (case-insensitive), or an empty array.
+QByteArray headerValue(const HeaderList &headers, QByteArrayView name);
+
+struct HttpRequest {
+    QByteArray method;   // upper case: "GET", "POST", ...
+    QByteArray path;     // percent-decoded path, e.g. "/v1/chat/completions"
+    QUrlQuery query;
+    HeaderList headers;  // names lower-cased, in arrival order
+    QByteArray body;
+    QHostAddress peer;
+
+    QByteArray header(QByteArrayView name) const { return headerValue(headers, name); }
+};
+
+// Standard reason phrase for a status code ("Not Found"); "Unknown" for codes it does not know.
+QByteArray reasonPhrase(int status);
+
+} // namespace sy::http

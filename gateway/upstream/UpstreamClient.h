@@ -1,0 +1,73 @@
+#pragma once
+// UpstreamClient: sends one HTTP request to an upstream provider and streams the answer back.
+// The production implementation is CurlUpstreamClient (libcurl multi on the Qt event loop).
+//
+// Contract (every implementation):
+//  - send() never calls the handler synchronously; callbacks arrive later on the thread that
+//    called send() (the gateway thread), in order: onHeaders once, onChunk zero or more times,
+//    then exactly one of onComplete / onError. onError may also come without onHeaders.
+//  - cancel(id) may be called at any time, including from inside a callback of that transfer;
+//    after it returns, the handler of that transfer is never called again. Unknown or finished
+//    ids are ignored.
+//  - The handler must stay alive until the terminal callback or cancel().
+#include "http/HttpTypes.h"
+
+#include <QByteArray>
+#include <QString>
+#include <chrono>
+
+namespace sy::upstream {
+
+using http::HeaderList;
+
+struct UpstreamRequest {
+    QByteArray method = "POST";
+    QByteArray url;           // absolute http:// or https:// URL
+    HeaderList headers;       // sent as given (no Host/Content-Length needed)
+    QByteArray body;
+    std::chrono::milliseconds connectTimeout{10'000};
+    // From the moment the request is fully sent until the first response byte.
+    std::chrono::milliseconds firstByteTimeout{30'000};
+    // Longest silence between two received pieces of the response after the first byte.
+    std::chrono::milliseconds idleTimeout{60'000};
+    bool verifyTls = true;
+};
+
+enum class UpstreamErrorKind {
+    Connect,           // DNS failure, refused, unreachable, connect timeout, TLS handshake failure
+    FirstByteTimeout,  // connected and sent, no response byte within firstByteTimeout
+    IdleTimeout,       // response started, then silence longer than idleTimeout
+    Reset,             // connection closed or reset before the response was complete
+    Protocol,          // malformed HTTP from the upstream
+    Other,
+};
+
+struct UpstreamError {
+    UpstreamErrorKind kind = UpstreamErrorKind::Other;
+    QString message;   // human readable, no secrets
+};
+
+// Stable lower-case name of an error kind for logs and traces ("connect", "first_byte_timeout", ...).
+const char *errorKindName(UpstreamErrorKind kind);
+
+class StreamHandler {
+public:
+    virtual ~StreamHandler() = default;
+    virtual void onHeaders(int status, const HeaderList &headers) = 0;  // names lower-cased
+    virtual void onChunk(const QByteArray &bytes) = 0;                  // body bytes as they arrive
+    virtual void onComplete() = 0;
+    virtual void onError(const UpstreamError &error) = 0;
+};
+
+using TransferId = quint64;
+
+class UpstreamClient {
+public:
+    virtual ~UpstreamClient() = default;
+    virtual TransferId send(UpstreamRequest request, StreamHandler *handler) = 0;
+    virtual void cancel(TransferId id) = 0;
+    // Transfers started and not yet finished or cancelled.
+    virtual int activeTransfers() const = 0;
+};
+
+} // namespace sy::upstream

@@ -1,0 +1,11 @@
+// Entry point of every GoogleTest executable: a QCoreApplication exists for the whole run so
+// tests can use sockets, timers and event loops.
+#include <QCoreApplication>
+#include <gmock/gmock.h>
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    ::testing::InitGoogleMock(&argc, argv);
+    return RUN_ALL_TESTS();
+}
