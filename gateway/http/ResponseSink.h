@@ -48,6 +48,12 @@ public:
     // Bytes queued on the socket and not yet sent (for backpressure decisions).
     qint64 bytesQueued() const;
 
+    // Headers added to whatever status line this sink writes (e.g. the CORS grant).
+    void setExtraHeaders(HeaderList headers) { m_extraHeaders = std::move(headers); }
+
+    // Close the connection once this response is complete (the client sent `Connection: close`).
+    void setCloseAfterResponse(bool close) { m_closeAfter = close; }
+
 private:
     void handleDisconnected();
     void writeRaw(const QByteArray &data);
@@ -57,6 +63,8 @@ private:
     bool m_begun = false;
     bool m_finished = false;
     bool m_gone = false;
+    bool m_closeAfter = false;
+    HeaderList m_extraHeaders;
 };
 
 } // namespace sy::http

@@ -1,0 +1,208 @@
+#include "http/HttpFront.h"
+
+#include "http/LimitedTcpServer.h"
+
+#include <QHttpServerRequest>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+
+namespace sy::http {
+
+namespace {
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get: return "GET";
+    case QHttpServerRequest::Method::Put: return "PUT";
+    case QHttpServerRequest::Method::Delete: return "DELETE";
+    case QHttpServerRequest::Method::Post: return "POST";
+    case QHttpServerRequest::Method::Head: return "HEAD";
+    case QHttpServerRequest::Method::Options: return "OPTIONS";
+    case QHttpServerRequest::Method::Patch: return "PATCH";
+    case QHttpServerRequest::Method::Connect: return "CONNECT";
+    case QHttpServerRequest::Method::Trace: return "TRACE";
+    default: return "UNKNOWN";
+    }
+}
+
+HttpRequest copyOut(const QHttpServerRequest &request)
+{
+    HttpRequest out;
+    out.method = methodName(request.method());
+    const QUrl url = request.url();
+    out.path = url.path(QUrl::FullyDecoded).toUtf8();
+    out.query = QUrlQuery(url);
+    const auto headers = request.headers();
+    out.headers.reserve(headers.size());
+    for (const auto &[name, value] : headers)
+        out.headers.append({name.toLower(), value});
+    out.body = request.body();
+    out.peer = request.remoteAddress();
+    return out;
+}
+
+QByteArray defaultErrorBody(const QByteArray &, int status, const QString &message)
+{
+    return QJsonDocument(QJsonObject{{"error", QJsonObject{{"message", message}, {"code", status}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QString limitMessage(int status, const FrontOptions &options)
+{
+    if (status == 431)
+        return QStringLiteral("Request header block exceeds %1 bytes.").arg(options.maxHeaderBytes);
+    return QStringLiteral("Request body exceeds the limit of %1 bytes.").arg(options.maxBodyBytes);
+}
+
+QByteArray wholeResponse(int status, const QByteArray &body, bool close)
+{
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
+        + "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+        + "\r\n";
+    if (close)
+        out += "Connection: close\r\n";
+    return out + "\r\n" + body;
+}
+
+} // namespace
+
+HttpFront::HttpFront(FrontOptions options, QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_options(std::move(options))
+    , m_errorFormatter(defaultErrorBody)
+{
+}
+
+HttpFront::~HttpFront() = default;
+
+void HttpFront::route(const QByteArray &method, const QByteArray &path, Handler handler)
+{
+    m_routes.push_back({method, path, false, std::move(handler)});
+}
+
+void HttpFront::routePrefix(const QByteArray &method, const QByteArray &prefix, Handler handler)
+{
+    m_routes.push_back({method, prefix, true, std::move(handler)});
+    // Longest prefix first, exact routes before all prefixes.
+    std::stable_sort(m_routes.begin(), m_routes.end(), [](const Route &a, const Route &b) {
+        if (a.prefix != b.prefix)
+            return !a.prefix;
+        return a.prefix && a.path.size() > b.path.size();
+    });
+}
+
+void HttpFront::setErrorFormatter(ErrorFormatter formatter)
+{
+    m_errorFormatter = std::move(formatter);
+}
+
+quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
+{
+    FramingLimits limits{m_options.maxHeaderBytes, m_options.maxBodyBytes};
+    auto *server = new LimitedTcpServer(limits, [this](int status, const QByteArray &path) {
+        ++m_refusals[status == 431 ? "header_too_large" : "body_too_large"];
+        return wholeResponse(status, m_errorFormatter(path, status, limitMessage(status, m_options)), true);
+    }, this);
+    if (!server->listen(address, port)) {
+        m_error = server->errorString();
+        delete server;
+        return 0;
+    }
+    bind(server);
+    return server->serverPort();
+}
+
+quint64 HttpFront::refusals(const QByteArray &reason) const
+{
+    return m_refusals.value(reason);
+}
+
+bool HttpFront::hostAllowed(const QByteArray &hostHeader) const
+{
+    if (m_options.allowRemoteHosts || hostHeader.isEmpty())
+        return true;
+    QByteArray host = hostHeader.trimmed().toLower();
+    if (host.startsWith('[')) {
+        const qsizetype end = host.indexOf(']');
+        host = end < 0 ? QByteArray() : host.mid(1, end - 1);
+    } else if (const qsizetype colon = host.lastIndexOf(':'); colon >= 0 && host.count(':') == 1) {
+        host.truncate(colon);
+    }
+    if (host == "localhost" || host.endsWith(".localhost"))
+        return true;
+    const QHostAddress address(QString::fromLatin1(host));
+    return !address.isNull() && address.isLoopback();
+}
+
+bool HttpFront::originAllowed(const QByteArray &origin) const
+{
+    if (origin.isEmpty())
+        return true;
+    return m_options.allowedOrigins.contains(QString::fromUtf8(origin), Qt::CaseInsensitive);
+}
+
+void HttpFront::refuse(QTcpSocket *socket, const QByteArray &path, int status,
+                       const QString &message, const QByteArray &reason)
+{
+    ++m_refusals[reason];
+    socket->write(wholeResponse(status, m_errorFormatter(path, status, message), false));
+}
+
+bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *socket)
+{
+    HttpRequest request = copyOut(qrequest);
+
+    if (!hostAllowed(request.header("host"))) {
+        refuse(socket, request.path, 403, QStringLiteral("Host not allowed: only loopback names may be used."),
+               "bad_host");
+        return true;
+    }
+    const QByteArray origin = request.header("origin");
+    if (!originAllowed(origin)) {
+        refuse(socket, request.path, 403, QStringLiteral("Origin not allowed: %1").arg(QString::fromUtf8(origin)),
+               "bad_origin");
+        return true;
+    }
+
+    auto sink = std::make_shared<ResponseSink>(socket);
+    if (request.header("connection").compare("close", Qt::CaseInsensitive) == 0)
+        sink->setCloseAfterResponse(true);
+    if (!origin.isEmpty()) {
+        sink->setExtraHeaders({{"Access-Control-Allow-Origin", origin}, {"Vary", "Origin"}});
+        if (request.method == "OPTIONS") {
+            sink->respond(204, {{"Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS"},
+                                {"Access-Control-Allow-Headers", "*"},
+                                {"Access-Control-Max-Age", "600"}}, {});
+            return true;
+        }
+    }
+
+    bool pathKnown = false;
+    for (const Route &route : m_routes) {
+        const bool match = route.prefix ? request.path.startsWith(route.path) : request.path == route.path;
+        if (!match)
+            continue;
+        pathKnown = true;
+        if (route.method != request.method)
+            continue;
+        route.handler(std::move(request), std::move(sink));
+        return true;
+    }
+    const int status = pathKnown ? 405 : 404;
+    ++m_refusals[pathKnown ? "method_not_allowed" : "not_found"];
+    const QString message = pathKnown
+        ? QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))
+        : QStringLiteral("Unknown route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path));
+    sink->respond(status, {{"Content-Type", "application/json"}}, m_errorFormatter(request.path, status, message));
+    return true;
+}
+
+void HttpFront::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    // handleRequest() answers every request itself; this only runs if that ever changes.
+    refuse(socket, request.url().path().toUtf8(), 404, QStringLiteral("Unknown route."), "not_found");
+}
+
+} // namespace sy::http

@@ -1,0 +1,212 @@
+#include "http/LimitedTcpServer.h"
+
+#include <QTcpSocket>
+
+namespace sy::http {
+
+namespace {
+
+QByteArray requestPath(const QByteArray &headerBlock)
+{
+    const qsizetype lineEnd = headerBlock.indexOf("\r\n");
+    const QByteArray line = lineEnd < 0 ? headerBlock : headerBlock.left(lineEnd);
+    const QList<QByteArray> parts = line.split(' ');
+    if (parts.size() < 2)
+        return {};
+    QByteArray target = parts.at(1);
+    const qsizetype query = target.indexOf('?');
+    return query < 0 ? target : target.left(query);
+}
+
+} // namespace
+
+RequestFramer::Verdict RequestFramer::feed(QByteArrayView bytes)
+{
+    Verdict verdict = Verdict::Ok;
+    while (!bytes.isEmpty()) {
+        switch (m_state) {
+        case State::Headers: {
+            // Search only the new bytes plus the 3 before them for the blank line.
+            const qsizetype from = std::max<qsizetype>(0, m_buffer.size() - 3);
+            m_buffer.append(bytes.data(), bytes.size());
+            const qsizetype end = m_buffer.indexOf("\r\n\r\n", from);
+            if (m_path.isEmpty() && m_buffer.contains("\r\n"))
+                m_path = requestPath(m_buffer);
+            if (end < 0) {
+                if (m_buffer.size() > m_limits.maxHeaderBytes)
+                    return Verdict::HeaderTooLarge;
+                return verdict;
+            }
+            if (end + 4 > m_limits.maxHeaderBytes)
+                return Verdict::HeaderTooLarge;
+            const QByteArray rest = m_buffer.mid(end + 4);
+            m_buffer.truncate(end + 4);
+            const Verdict v = headersComplete();
+            if (v == Verdict::HeaderTooLarge || v == Verdict::BodyTooLarge)
+                return v;
+            if (v != Verdict::Ok)
+                verdict = v;
+            if (rest.isEmpty())
+                return verdict;
+            // The remainder is body (or the next pipelined request); keep a copy alive.
+            const QByteArray copy = rest;
+            const Verdict tail = feed(copy);
+            return tail != Verdict::Ok ? tail : verdict;
+        }
+        case State::Body: {
+            const qint64 take = std::min<qint64>(m_remaining, bytes.size());
+            m_remaining -= take;
+            bytes = bytes.sliced(take);
+            if (m_remaining == 0) {
+                m_state = State::Headers;
+                m_path.clear();
+            }
+            break;
+        }
+        default: {
+            const qsizetype used = feedChunked(bytes, verdict);
+            if (verdict == Verdict::BodyTooLarge)
+                return verdict;
+            bytes = bytes.sliced(used);
+            break;
+        }
+        }
+    }
+    return verdict;
+}
+
+RequestFramer::Verdict RequestFramer::headersComplete()
+{
+    qint64 contentLength = 0;
+    bool chunked = false;
+    bool expectContinue = false;
+    const QList<QByteArray> lines = m_buffer.split('\n');
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray &line = lines.at(i);
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            continue;
+        const QByteArray name = line.left(colon).trimmed().toLower();
+        const QByteArray value = line.mid(colon + 1).trimmed();
+        if (name == "content-length") {
+            bool ok = false;
+            contentLength = value.toLongLong(&ok);
+            if (!ok || contentLength < 0)
+                contentLength = 0;  // QtHttpServer's parser rejects it; nothing to limit here
+        } else if (name == "transfer-encoding") {
+            chunked = value.toLower().contains("chunked");
+        } else if (name == "expect") {
+            expectContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
+        }
+    }
+    m_buffer.clear();
+    if (contentLength > m_limits.maxBodyBytes)
+        return Verdict::BodyTooLarge;
+    if (chunked) {
+        m_state = State::ChunkSize;
+        m_bodySeen = 0;
+    } else if (contentLength > 0) {
+        m_state = State::Body;
+        m_remaining = contentLength;
+    } else {
+        m_state = State::Headers;
+        m_path.clear();
+    }
+    return expectContinue && m_state != State::Headers ? Verdict::ExpectContinue : Verdict::Ok;
+}
+
+qsizetype RequestFramer::feedChunked(QByteArrayView bytes, Verdict &verdict)
+{
+    switch (m_state) {
+    case State::ChunkSize:
+    case State::Trailers:
+    case State::ChunkDataEnd: {
+        const qsizetype nl = bytes.indexOf('\n');
+        if (nl < 0) {
+            m_buffer.append(bytes.data(), bytes.size());
+            if (m_buffer.size() > 4096)
+                verdict = Verdict::BodyTooLarge;  // an endless size/trailer line is abuse too
+            return bytes.size();
+        }
+        m_buffer.append(bytes.data(), nl + 1);
+        const QByteArray line = m_buffer.trimmed();
+        m_buffer.clear();
+        if (m_state == State::ChunkDataEnd) {
+            m_state = State::ChunkSize;
+        } else if (m_state == State::Trailers) {
+            if (line.isEmpty()) {
+                m_state = State::Headers;
+                m_path.clear();
+            }
+        } else {
+            bool ok = false;
+            const qint64 size = line.split(';').first().trimmed().toLongLong(&ok, 16);
+            if (!ok || size < 0) {
+                m_state = State::Headers;  // malformed: QtHttpServer's parser will refuse it
+                return nl + 1;
+            }
+            m_bodySeen += size;
+            if (m_bodySeen > m_limits.maxBodyBytes) {
+                verdict = Verdict::BodyTooLarge;
+                return nl + 1;
+            }
+            m_remaining = size;
+            m_state = size == 0 ? State::Trailers : State::ChunkData;
+        }
+        return nl + 1;
+    }
+    case State::ChunkData: {
+        const qint64 take = std::min<qint64>(m_remaining, bytes.size());
+        m_remaining -= take;
+        if (m_remaining == 0)
+            m_state = State::ChunkDataEnd;
+        return take;
+    }
+    default:
+        return bytes.size();
+    }
+}
+
+LimitedTcpServer::LimitedTcpServer(FramingLimits limits, LimitResponder responder, QObject *parent)
+    : QTcpServer(parent)
+    , m_limits(limits)
+    , m_responder(std::move(responder))
+{
+}
+
+void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
+{
+    auto *socket = new QTcpSocket(this);
+    if (!socket->setSocketDescriptor(socketDescriptor)) {
+        delete socket;
+        return;
+    }
+    // Small SSE events must leave at once, not wait for Nagle.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    auto framer = std::make_shared<RequestFramer>(m_limits);
+    auto rejected = std::make_shared<bool>(false);
+    // Connected before addPendingConnection(), so this runs before QtHttpServer's own slot and
+    // sees exactly the bytes it is about to consume.
+    connect(socket, &QTcpSocket::readyRead, socket, [this, socket, framer, rejected] {
+        if (*rejected) {
+            socket->readAll();
+            return;
+        }
+        const QByteArray fresh = socket->peek(socket->bytesAvailable());
+        const RequestFramer::Verdict verdict = framer->feed(fresh);
+        if (verdict == RequestFramer::Verdict::ExpectContinue) {
+            socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            return;
+        }
+        if (verdict == RequestFramer::Verdict::Ok)
+            return;
+        *rejected = true;
+        const int status = verdict == RequestFramer::Verdict::HeaderTooLarge ? 431 : 413;
+        socket->write(m_responder(status, framer->currentPath()));
+        socket->readAll();  // QtHttpServer must never see the oversized request
+        socket->disconnectFromHost();
+    });
+    addPendingConnection(socket);  // QTcpServer emits newConnection() after we return
+}
+
+} // namespace sy::http

@@ -1,0 +1,63 @@
+#pragma once
+// LimitedTcpServer: the QTcpServer handed to QtHttpServer's bind(). QtHttpServer 6.4 buffers
+// whole header blocks and bodies with no limit, so every accepted socket gets a RequestFramer
+// that sees each batch of bytes *before* QtHttpServer parses it (its readyRead slot is connected
+// first) and follows the HTTP/1.1 framing just far enough to enforce the limits:
+//   header block > maxHeaderBytes  -> 431, connection closed
+//   Content-Length or chunked body > maxBodyBytes -> 413, connection closed (before buffering)
+// It also answers `Expect: 100-continue` (QtHttpServer never does, and curl would stall a second).
+//
+// Thread: lives on the gateway thread with its HttpFront.
+#include <QByteArray>
+#include <QTcpServer>
+#include <functional>
+
+namespace sy::http {
+
+struct FramingLimits {
+    qsizetype maxHeaderBytes = 64 * 1024;
+    qint64 maxBodyBytes = 16 * 1024 * 1024;
+};
+
+// Builds the complete HTTP response sent when a limit is exceeded: (status, request path) -> bytes.
+using LimitResponder = std::function<QByteArray(int status, const QByteArray &path)>;
+
+class LimitedTcpServer : public QTcpServer {
+    Q_OBJECT
+public:
+    LimitedTcpServer(FramingLimits limits, LimitResponder responder, QObject *parent = nullptr);
+
+protected:
+    void incomingConnection(qintptr socketDescriptor) override;
+
+private:
+    FramingLimits m_limits;
+    LimitResponder m_responder;
+};
+
+// Incremental HTTP/1.1 request framing, only as deep as the limits need. Exposed for unit tests.
+class RequestFramer {
+public:
+    enum class Verdict { Ok, HeaderTooLarge, BodyTooLarge, ExpectContinue };
+    explicit RequestFramer(FramingLimits limits) : m_limits(limits) {}
+
+    // Feeds the next bytes of the connection. Returns the first non-Ok verdict met (a limit,
+    // or a request that waits for 100 Continue), else Ok.
+    Verdict feed(QByteArrayView bytes);
+    // Path of the request being framed ("" until its request line is complete).
+    QByteArray currentPath() const { return m_path; }
+
+private:
+    enum class State { Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers };
+    Verdict headersComplete();
+    qsizetype feedChunked(QByteArrayView bytes, Verdict &verdict);
+
+    FramingLimits m_limits;
+    State m_state = State::Headers;
+    QByteArray m_buffer;       // header block or chunk-size/trailer line being collected
+    QByteArray m_path;
+    qint64 m_remaining = 0;    // body or chunk bytes still expected
+    qint64 m_bodySeen = 0;     // decoded body bytes of the current chunked request
+};
+
+} // namespace sy::http
