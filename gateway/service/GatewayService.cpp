@@ -1,0 +1,208 @@
+#include "service/GatewayService.h"
+
+#include "api/openai/OpenAiErrors.h"
+#include "core/RequestId.h"
+#include "service/ChatExchange.h"
+#include "service/ChatRequest.h"
+#include "service/ErrorReply.h"
+#include "upstream/CurlUpstreamClient.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace sy::service {
+
+namespace {
+
+http::FrontOptions frontOptions(const config::Config &config)
+{
+    http::FrontOptions options;
+    options.maxBodyBytes = config.settings.maxBodyBytes;
+    const QHostAddress address(config.listenHost);
+    // A user who binds a non-loopback address has opted in to remote clients.
+    options.allowRemoteHosts = !address.isNull() && !address.isLoopback();
+    return options;
+}
+
+QByteArray bearerSecret(const http::HttpRequest &request)
+{
+    const QByteArray authorization = request.header("authorization");
+    if (authorization.startsWith("Bearer ") || authorization.startsWith("bearer "))
+        return authorization.mid(7).trimmed();
+    return request.header("x-api-key").trimmed();
+}
+
+} // namespace
+
+GatewayService::GatewayService(config::Config config, const Clock &clock,
+                               std::unique_ptr<upstream::UpstreamClient> upstream, QObject *parent)
+    : QObject(parent)
+    , m_clock(clock)
+    , m_workspace(std::make_shared<const Workspace>(std::move(config)))
+    , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::CurlUpstreamClient>())
+{
+    m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
+    m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
+        return api::openai::errorBody(status, message);
+    });
+    registerRoutes();
+}
+
+GatewayService::~GatewayService() = default;
+
+bool GatewayService::start(QString *error)
+{
+    const config::Config &config = m_workspace->config();
+    QHostAddress address;
+    if (config.listenHost == QLatin1String("localhost"))
+        address = QHostAddress::LocalHost;
+    else if (!address.setAddress(config.listenHost)) {
+        if (error)
+            *error = QStringLiteral("listen address '%1' is not an IP address").arg(config.listenHost);
+        return false;
+    }
+    m_port = m_front->listenOn(address, config.listenPort);
+    if (m_port == 0 && error)
+        *error = QStringLiteral("cannot listen on %1:%2: %3").arg(config.listenHost).arg(config.listenPort).arg(m_front->errorString());
+    m_startedAt = m_clock.now();
+    return m_port != 0;
+}
+
+QString GatewayService::listenAddress() const
+{
+    const QString host = m_workspace->config().listenHost;
+    return QStringLiteral("http://%1:%2").arg(host.contains(':') ? '[' + host + ']' : host).arg(m_port);
+}
+
+void GatewayService::replaceWorkspace(config::Config config)
+{
+    m_workspace = std::make_shared<const Workspace>(std::move(config));
+}
+
+void GatewayService::registerRoutes()
+{
+    using namespace std::placeholders;
+    m_front->route("GET", "/health", std::bind(&GatewayService::handleHealth, this, _1, _2));
+    m_front->route("POST", "/v1/chat/completions", std::bind(&GatewayService::handleChat, this, _1, _2));
+    m_front->route("GET", "/v1/models", std::bind(&GatewayService::handleModels, this, _1, _2));
+    for (const char *method : {"GET", "POST", "PUT", "PATCH", "DELETE"})
+        m_front->routePrefix(method, "/v1/", std::bind(&GatewayService::handleUnknownV1, this, _1, _2));
+}
+
+const config::Key *GatewayService::authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
+                                                const QByteArray &requestId, const Workspace &workspace)
+{
+    const QByteArray secret = bearerSecret(request);
+    const config::Key *key = workspace.findKeyBySecret(secret);
+    if (key && key->enabled)
+        return key;
+    const QString message = secret.isEmpty()
+        ? QStringLiteral("Missing API key: send it as 'Authorization: Bearer <key>'.")
+        : key ? QStringLiteral("This API key is disabled.") : QStringLiteral("Invalid API key.");
+    sendErrorReply(sink, requestId, ErrorReply{401, message, secret.isEmpty() ? "missing_api_key" : "invalid_api_key"});
+    return nullptr;
+}
+
+void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
+{
+    const QByteArray requestId = newRequestId();
+    ++m_counters.requests;
+    WorkspacePtr workspace = m_workspace;
+    const config::Key *key = authenticate(request, *sink, requestId, *workspace);
+    if (!key)
+        return finishRequest(requestId, 401);
+
+    auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date());
+    if (auto *error = std::get_if<ErrorReply>(&parsed)) {
+        sendErrorReply(*sink, requestId, *error);
+        return finishRequest(requestId, error->status);
+    }
+    ChatRequest chat = std::get<ChatRequest>(std::move(parsed));
+    if (!key->allowedModels.isEmpty() && !key->allowedModels.contains(chat.primaryModel)) {
+        sendErrorReply(*sink, requestId, ErrorReply{403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"});
+        return finishRequest(requestId, 403);
+    }
+
+    ++m_counters.inFlight;
+    auto *exchange = new ChatExchange(requestId, std::move(workspace), std::move(chat), std::move(sink),
+                                      *m_upstream, m_clock, this);
+    connect(exchange, &ChatExchange::finished, this, [this, requestId](int status, const AttemptTrace &) {
+        --m_counters.inFlight;
+        finishRequest(requestId, status);
+    });
+    exchange->start();
+}
+
+void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
+{
+    const QByteArray requestId = newRequestId();
+    ++m_counters.requests;
+    WorkspacePtr workspace = m_workspace;
+    if (!authenticate(request, *sink, requestId, *workspace))
+        return finishRequest(requestId, 401);
+
+    const QDate today = m_clock.wallNow().date();
+    QJsonArray data;
+    for (const config::Model &model : workspace->config().models) {
+        if (workspace->modelState(model.id, today) != ModelState::Available)
+            continue;
+        const std::vector<ChannelRoute> routes = workspace->routesFor(model.id);
+        QJsonObject entry{{"id", model.id}, {"object", "model"}, {"created", 0},
+                          {"owned_by", routes.empty() ? QStringLiteral("switchyard") : routes.front().channel->provider}};
+        if (model.contextLength > 0)
+            entry.insert("context_length", model.contextLength);
+        if (!routes.empty()) {
+            // The cheapest way to reach the model is what a client can expect to pay at least.
+            const auto cheapest = std::min_element(routes.begin(), routes.end(), [](const ChannelRoute &a, const ChannelRoute &b) {
+                return a.model->price.prompt + a.model->price.completion < b.model->price.prompt + b.model->price.completion;
+            });
+            entry.insert("pricing", QJsonObject{{"prompt", cheapest->model->price.prompt},
+                                                {"completion", cheapest->model->price.completion},
+                                                {"unit", "per 1M tokens"},
+                                                {"currency", workspace->config().currency}});
+        }
+        if (model.deprecated)
+            entry.insert("deprecated", model.deprecated->toString(Qt::ISODate));
+        data.append(entry);
+    }
+    for (const config::VirtualModel &vm : workspace->config().virtualModels)
+        data.append(QJsonObject{{"id", vm.id}, {"object", "model"}, {"created", 0}, {"owned_by", "switchyard"}});
+    sink->respond(200, {{"Content-Type", "application/json"}, {"x-request-id", requestId}},
+                  QJsonDocument(QJsonObject{{"object", "list"}, {"data", data}}).toJson(QJsonDocument::Compact));
+    finishRequest(requestId, 200);
+}
+
+void GatewayService::handleHealth(http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink)
+{
+    const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(m_clock.now() - m_startedAt);
+    const QJsonObject body{{"status", "ok"},
+                           {"uptime_s", double(uptime.count())},
+                           {"in_flight", m_counters.inFlight},
+                           {"channels", int(m_workspace->config().channels.size())}};
+    sink->respond(200, {{"Content-Type", "application/json"}, {"x-request-id", newRequestId()}},
+                  QJsonDocument(body).toJson(QJsonDocument::Compact));
+}
+
+void GatewayService::handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
+{
+    const QByteArray requestId = newRequestId();
+    ++m_counters.requests;
+    if (!authenticate(request, *sink, requestId, *m_workspace))
+        return finishRequest(requestId, 401);
+    sendErrorReply(*sink, requestId, ErrorReply{404, QStringLiteral("Unknown route: %1 %2")
+                                                         .arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path)),
+                                                "unknown_route"});
+    finishRequest(requestId, 404);
+}
+
+void GatewayService::finishRequest(const QByteArray &requestId, int status)
+{
+    if (status >= 200 && status < 300)
+        ++m_counters.succeeded;
+    else
+        ++m_counters.failed;
+    emit requestFinished(requestId, status);
+}
+
+} // namespace sy::service

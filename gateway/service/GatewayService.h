@@ -1,0 +1,67 @@
+#pragma once
+// GatewayService: the composition root of the gateway. It owns the HTTP front, the upstream
+// client and the current Workspace, wires the routes, and runs each request to its end.
+//
+// Thread: create, start and use on one thread (the gateway thread); in the desktop app that is
+// a worker thread, in switchyard-gateway the main thread.
+#include "config/Config.h"
+#include "core/Clock.h"
+#include "http/HttpFront.h"
+#include "service/Workspace.h"
+#include "upstream/UpstreamClient.h"
+
+#include <QObject>
+#include <memory>
+
+namespace sy::service {
+
+struct GatewayCounters {
+    quint64 requests = 0;      // every request that reached a /v1 handler
+    quint64 succeeded = 0;     // answered 2xx
+    quint64 failed = 0;        // answered with an error status
+    int inFlight = 0;          // chat requests not finished yet
+};
+
+class GatewayService : public QObject {
+    Q_OBJECT
+public:
+    // `upstream` may be injected (tests); by default the libcurl client is used.
+    explicit GatewayService(config::Config config, const Clock &clock = SystemClock::instance(),
+                            std::unique_ptr<upstream::UpstreamClient> upstream = nullptr,
+                            QObject *parent = nullptr);
+    ~GatewayService() override;
+
+    // Listens on the configured address. Returns false with `error` set (e.g. port in use).
+    bool start(QString *error = nullptr);
+    quint16 port() const { return m_port; }
+    QString listenAddress() const;
+
+    WorkspacePtr workspace() const { return m_workspace; }
+    // Swaps in a new configuration; requests already running keep the one they started with.
+    void replaceWorkspace(config::Config config);
+    const GatewayCounters &counters() const { return m_counters; }
+
+signals:
+    void requestFinished(const QByteArray &requestId, int status);
+
+private:
+    void registerRoutes();
+    // The key of an authenticated request, or nullptr after answering 401.
+    const config::Key *authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
+                                    const QByteArray &requestId, const Workspace &workspace);
+    void handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void finishRequest(const QByteArray &requestId, int status);
+
+    const Clock &m_clock;
+    WorkspacePtr m_workspace;
+    std::unique_ptr<upstream::UpstreamClient> m_upstream;
+    std::unique_ptr<http::HttpFront> m_front;
+    quint16 m_port = 0;
+    GatewayCounters m_counters;
+    Clock::TimePoint m_startedAt;
+};
+
+} // namespace sy::service

@@ -1,0 +1,65 @@
+#include "service/Workspace.h"
+
+#include <QCryptographicHash>
+
+namespace sy::service {
+
+Workspace::Workspace(config::Config config)
+    : m_config(std::move(config))
+{
+    for (int i = 0; i < int(m_config.keys.size()); ++i)
+        m_keyByHash.insert(m_config.keys[i].secretSha256.toLower(), i);
+    for (int i = 0; i < int(m_config.models.size()); ++i)
+        m_modelById.insert(m_config.models[i].id, i);
+    for (int i = 0; i < int(m_config.virtualModels.size()); ++i)
+        m_virtualById.insert(m_config.virtualModels[i].id, i);
+}
+
+const config::Key *Workspace::findKeyBySecret(QByteArrayView secret) const
+{
+    if (secret.isEmpty())
+        return nullptr;
+    const QByteArray hash = QCryptographicHash::hash(secret, QCryptographicHash::Sha256).toHex();
+    const auto it = m_keyByHash.constFind(hash);
+    return it == m_keyByHash.cend() ? nullptr : &m_config.keys[*it];
+}
+
+const config::Model *Workspace::findModel(const QString &id) const
+{
+    const auto it = m_modelById.constFind(id);
+    return it == m_modelById.cend() ? nullptr : &m_config.models[*it];
+}
+
+const config::VirtualModel *Workspace::findVirtualModel(const QString &id) const
+{
+    const auto it = m_virtualById.constFind(id);
+    return it == m_virtualById.cend() ? nullptr : &m_config.virtualModels[*it];
+}
+
+ModelState Workspace::modelState(const QString &id, const QDate &today) const
+{
+    const config::Model *model = findModel(id);
+    if (!model)
+        return ModelState::Unknown;
+    if (!model->enabled)
+        return ModelState::Disabled;
+    if (model->deprecated && today > *model->deprecated)
+        return ModelState::PastSunset;
+    return ModelState::Available;
+}
+
+std::vector<ChannelRoute> Workspace::routesFor(const QString &modelId) const
+{
+    std::vector<ChannelRoute> routes;
+    for (const config::Channel &channel : m_config.channels) {
+        if (!channel.enabled)
+            continue;
+        for (const config::ChannelModel &served : channel.models) {
+            if (served.id == modelId)
+                routes.push_back({&channel, &served});
+        }
+    }
+    return routes;
+}
+
+} // namespace sy::service

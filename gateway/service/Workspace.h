@@ -1,0 +1,46 @@
+#pragma once
+// Workspace: one immutable snapshot of the configuration with the lookups the request path needs.
+// A request takes a std::shared_ptr<const Workspace> when it starts and keeps it to the end, so
+// a configuration change applies atomically: a request sees the old or the new one, never a mix.
+#include "config/Config.h"
+
+#include <QHash>
+#include <memory>
+
+namespace sy::service {
+
+// One way to serve a model: a channel and the model's upstream name and price on it.
+struct ChannelRoute {
+    const config::Channel *channel = nullptr;
+    const config::ChannelModel *model = nullptr;
+};
+
+enum class ModelState { Unknown, Available, Disabled, PastSunset };
+
+class Workspace {
+public:
+    explicit Workspace(config::Config config);
+
+    const config::Config &config() const { return m_config; }
+
+    // The key whose secret is `secret` (hashed and looked up), or nullptr. Disabled keys are
+    // returned too: the caller decides (401 either way).
+    const config::Key *findKeyBySecret(QByteArrayView secret) const;
+
+    const config::Model *findModel(const QString &id) const;
+    const config::VirtualModel *findVirtualModel(const QString &id) const;
+    // Whether `id` can be requested on `today` (UTC date).
+    ModelState modelState(const QString &id, const QDate &today) const;
+    // Enabled channels that serve `modelId`, in configuration order.
+    std::vector<ChannelRoute> routesFor(const QString &modelId) const;
+
+private:
+    config::Config m_config;
+    QHash<QByteArray, int> m_keyByHash;
+    QHash<QString, int> m_modelById;
+    QHash<QString, int> m_virtualById;
+};
+
+using WorkspacePtr = std::shared_ptr<const Workspace>;
+
+} // namespace sy::service
