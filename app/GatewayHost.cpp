@@ -46,14 +46,17 @@ public:
         m_base.url = m_gateway->listenAddress();
         publish();
         // A steady 4 Hz, however busy the gateway is: the UI gets frames, not a message per request.
-        m_ticker.setInterval(250);
-        connect(&m_ticker, &QTimer::timeout, this, &GatewayWorker::publish);
-        m_ticker.start();
+        // Created here, on the worker thread, so the timer belongs to it.
+        m_ticker = new QTimer(this);
+        m_ticker->setInterval(250);
+        connect(m_ticker, &QTimer::timeout, this, &GatewayWorker::publish);
+        m_ticker->start();
     }
 
     void stop()
     {
-        m_ticker.stop();
+        delete m_ticker;
+        m_ticker = nullptr;
         m_gateway.reset();
         m_demo.reset();
     }
@@ -76,7 +79,7 @@ private:
     std::unique_ptr<demo::DemoWorkspace> m_demo;
     std::unique_ptr<service::GatewayService> m_gateway;
     GatewaySnapshot m_base;
-    QTimer m_ticker;
+    QTimer *m_ticker = nullptr;
 };
 
 GatewayHost::GatewayHost(QObject *parent)

@@ -47,6 +47,8 @@ Page {
             title: qsTr("Point your OpenAI client here")
             Layout.fillWidth: true
             GridLayout {
+                anchors.left: parent.left
+                anchors.right: parent.right
                 columns: 2
                 columnSpacing: 16
                 Label { text: qsTr("Base URL") }
