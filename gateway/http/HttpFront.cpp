@@ -1,5 +1,6 @@
 #include "http/HttpFront.h"
 
+#include "core/RequestId.h"
 #include "http/LimitedTcpServer.h"
 
 #include <QHttpServerRequest>
@@ -60,7 +61,7 @@ QByteArray wholeResponse(int status, const QByteArray &body, bool close)
 {
     QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
         + "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
-        + "\r\n";
+        + "\r\nx-request-id: " + newRequestId() + "\r\n";
     if (close)
         out += "Connection: close\r\n";
     return out + "\r\n" + body;
@@ -195,7 +196,8 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *so
     const QString message = pathKnown
         ? QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))
         : QStringLiteral("Unknown route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path));
-    sink->respond(status, {{"Content-Type", "application/json"}}, m_errorFormatter(request.path, status, message));
+    sink->respond(status, {{"Content-Type", "application/json"}, {"x-request-id", newRequestId()}},
+                  m_errorFormatter(request.path, status, message));
     return true;
 }
 
