@@ -1,6 +1,7 @@
 #pragma once
-// The gateway's configuration: SPEC.md §12, as plain values. Produced by loadConfig() (yaml-cpp;
-// JSON parses as YAML), validated as a whole; nothing half-loaded is ever returned.
+// The gateway's configuration: SPEC.md §12, as plain values. Produced by loadConfigFile() /
+// loadConfigText() (ConfigLoader.h; yaml-cpp, JSON parses as YAML), validated as a whole; nothing
+// half-loaded is ever returned. Field rules and defaults: docs/configuration.md.
 #include <QByteArray>
 #include <QDate>
 #include <QString>

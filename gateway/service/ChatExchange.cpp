@@ -280,13 +280,11 @@ void ChatExchange::onComplete()
             m_sink->respond(m_status, headers, m_body);
             return done(m_status);
         }
-        // A chain goes on with its next model; this model's other channels would refuse it too.
+        // A chain goes on (seed 000: a client 4xx does not stop the enumeration); the answer is
+        // kept in case it turns out to be the last word.
         m_clientErrorStatus = m_status;
         m_clientErrorBody = m_body;
         m_clientErrorType = m_contentType;
-        const QString model = m_current->modelId;
-        while (m_next < m_candidates.size() && m_candidates[m_next].modelId == model)
-            ++m_next;
         QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
         return;
     }
@@ -348,6 +346,7 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
     }
     m_trace.add({channelLabel(*m_workspace, *m_current->route.channel), m_current->modelId,
                  QStringLiteral("error"), attemptLatencyMs(), reason});
+    m_clientErrorStatus = 0;  // SPEC §4: a client 4xx is returned only if it was the last error
     // Plain single-model requests give a transiently failing channel one more chance (SPEC §4).
     const bool retrySame = !m_request.stream && m_request.chain.size() == 1 && !m_retriedCurrent
         && failover::isTransient(outcome);
