@@ -1,0 +1,79 @@
+#pragma once
+// HealthTracker: the outlier detector of SPEC §4 "Health". The request path only *reports*
+// outcomes (recordSuccess / recordFailure); this class *decides* what they mean:
+//  - failedRecently: the channel failed significantly in the last 30 s (default order puts it last);
+//  - cooldown: `failuresToCool` failures in a row take the channel out of rotation for a cooldown
+//    that doubles on each repeated cooldown (base .. max); when it ends, the next attempt is a probe:
+//    success makes the channel healthy again, failure starts the next, longer cooldown at once;
+//  - healthFactor: (0, 1] from the recent error rate and from latency far above the channel's own
+//    normal (a slow exponential average of its successful latencies);
+//  - simulated down (the failure lab) until a given time.
+// States for the dashboard and /metrics: healthy, degraded, cooling_down, simulated_down
+// (disabled is the configuration's business).
+//
+// Thread: one thread (the gateway thread). Time from the injected Clock.
+#include "core/Clock.h"
+#include "routing/ChannelSelector.h"
+
+#include <QHash>
+#include <deque>
+
+namespace sy::failover {
+
+enum class HealthState { Healthy, Degraded, CoolingDown, SimulatedDown };
+const char *healthStateName(HealthState state);
+
+struct HealthPolicy {
+    std::chrono::seconds recentWindow{30};      // "failed significantly in the last 30 s"
+    int recentFailures = 2;                     // ... at least this many failures
+    double recentFailureShare = 0.3;            // ... and at least this share of the outcomes
+    int failuresToCool = 3;                     // consecutive failures that start a cooldown
+    std::chrono::milliseconds cooldownBase{5'000};
+    std::chrono::milliseconds cooldownMax{300'000};
+    std::chrono::seconds factorWindow{60};      // outcomes the health factor looks at
+    double slowRatio = 2.0;                     // latency this many times the normal counts as slow
+};
+
+class HealthTracker final : public routing::HealthView {
+public:
+    explicit HealthTracker(const Clock &clock, HealthPolicy policy = {});
+
+    void recordSuccess(const QString &channelId, const QString &modelId, std::chrono::milliseconds latency);
+    void recordFailure(const QString &channelId, const QString &modelId);
+    void setSimulatedDown(const QString &channelId, Clock::TimePoint until);
+    void clearSimulatedDown(const QString &channelId);
+
+    bool failedRecently(const QString &channelId) const override;
+    bool isCoolingDown(const QString &channelId) const override;
+    double healthFactor(const QString &channelId, const QString &modelId) const override;
+
+    HealthState state(const QString &channelId) const;
+    // When the current cooldown ends (only meaningful while cooling down).
+    Clock::TimePoint cooldownUntil(const QString &channelId) const;
+
+private:
+    struct Outcome {
+        Clock::TimePoint at;
+        bool success;
+        QString modelId;
+        double latencyMs;
+    };
+    struct Channel {
+        std::deque<Outcome> outcomes;           // last factorWindow
+        int consecutiveFailures = 0;
+        int cooldownLevel = 0;                  // cooldowns in a row without a success between
+        Clock::TimePoint cooldownUntil{};
+        bool probing = false;                   // the cooldown ended; the next outcome decides
+        Clock::TimePoint simulatedUntil{};
+        QHash<QString, double> normalLatencyMs; // per model, slow average of successes
+    };
+    Channel &channel(const QString &channelId);
+    void prune(Channel &c) const;
+    void startCooldown(Channel &c);
+
+    const Clock &m_clock;
+    HealthPolicy m_policy;
+    mutable QHash<QString, Channel> m_channels;
+};
+
+} // namespace sy::failover

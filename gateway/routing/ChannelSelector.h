@@ -1,0 +1,71 @@
+#pragma once
+// ChannelSelector: from a request's view to the ordered list of channels to try (SPEC §3.4–3.5).
+// Filters (provider only/ignore, max_price, quantizations, require_parameters, data policy, tier)
+// and orders (default weighted random by 1/price² × health factor with recently failing channels
+// last; stickiness; `order`; `sort`; preferred_* thresholds). Never does I/O; every decision is
+// recorded so the route trace can say why a channel was dropped or where it went.
+//
+// Thread: one thread; views and Random are used only during select().
+#include "core/Random.h"
+#include "metrics/MetricsWindow.h"
+#include "routing/ProviderPreferences.h"
+
+#include <QSet>
+#include <QString>
+#include <vector>
+
+namespace sy::routing {
+
+// What the selector needs to know about channel health (implemented by the health tracker).
+class HealthView {
+public:
+    virtual ~HealthView() = default;
+    // The channel failed significantly in the last 30 s: it goes to the end in default order.
+    virtual bool failedRecently(const QString &channelId) const = 0;
+    // Taken out of rotation (cooling down, simulated down): goes to the very end in every mode.
+    virtual bool isCoolingDown(const QString &channelId) const = 0;
+    // (0, 1]: shrinks with the recent error rate and with latency far above the channel's normal.
+    virtual double healthFactor(const QString &channelId, const QString &modelId) const = 0;
+};
+
+struct Candidate {
+    const config::Channel *channel = nullptr;
+    const config::ChannelModel *served = nullptr;   // upstream name and price on this channel
+    QString modelId;                                // public model id
+};
+
+struct FilteredChannel {
+    QString channelId;
+    QString modelId;
+    QString reason;       // e.g. "ignored by provider.ignore", "price above max_price"
+};
+
+struct SelectionRequest {
+    QStringList chain;                    // model ids, primary first (suffixes already stripped)
+    ProviderPreferences preferences;
+    QSet<QString> requestParameters;      // top-level body fields, for require_parameters
+    bool admitPriority = false;           // :nitro
+    bool admitFlex = false;               // :floor
+    QString stickyChannelId;              // channel that served this conversation before, if any
+};
+
+struct Selection {
+    std::vector<Candidate> ordered;
+    std::vector<FilteredChannel> filtered;
+    QStringList notes;                    // how the order was made, for the route trace
+};
+
+class ChannelSelector {
+public:
+    ChannelSelector(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random);
+
+    // `channels`: the workspace's channels (disabled ones are filtered with a reason).
+    Selection select(const std::vector<config::Channel> &channels, const SelectionRequest &request);
+
+private:
+    const metrics::MetricsWindow &m_metrics;
+    const HealthView &m_health;
+    Random &m_random;
+};
+
+} // namespace sy::routing
