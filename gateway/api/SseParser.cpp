@@ -14,6 +14,7 @@ std::vector<SseEvent> SseParser::feed(const QByteArray &bytes)
         if (end > m_consumed && m_buffer.at(end - 1) == '\r')
             --end;
         takeLine(QByteArrayView(m_buffer).sliced(m_consumed, end - m_consumed), out);
+        m_eventBytes = m_hasField ? m_eventBytes + (nl + 1 - m_consumed) : 0;
         m_consumed = nl + 1;
     }
     // Compact once the consumed prefix dominates, so long streams stay O(n).
@@ -34,6 +35,7 @@ void SseParser::takeLine(QByteArrayView line, std::vector<SseEvent> &out)
             out.push_back(std::move(m_current));
         m_current = {};
         m_hasField = false;
+        m_hasData = false;
         return;
     }
     if (line.front() == ':')
@@ -44,10 +46,11 @@ void SseParser::takeLine(QByteArrayView line, std::vector<SseEvent> &out)
     if (!value.isEmpty() && value.front() == ' ')
         value = value.sliced(1);
     if (field == "data") {
-        if (m_hasField && !m_current.data.isEmpty())
+        if (m_hasData)
             m_current.data += '\n';
         m_current.data += value;
         m_hasField = true;
+        m_hasData = true;
     } else if (field == "event") {
         m_current.event = value.toByteArray();
         m_hasField = true;

@@ -17,7 +17,7 @@ public:
     // Appends bytes and returns every event completed by them, in order.
     std::vector<SseEvent> feed(const QByteArray &bytes);
     // Bytes received that do not yet form a complete event.
-    qsizetype pendingBytes() const { return m_buffer.size() - m_consumed; }
+    qsizetype pendingBytes() const { return m_buffer.size() - m_consumed + m_eventBytes; }
 
 private:
     void takeLine(QByteArrayView line, std::vector<SseEvent> &out);
@@ -26,6 +26,8 @@ private:
     qsizetype m_consumed = 0;
     SseEvent m_current;
     bool m_hasField = false;
+    bool m_hasData = false;
+    qsizetype m_eventBytes = 0;   // bytes of complete lines of the event not yet ended
 };
 
 } // namespace sy::api

@@ -54,6 +54,8 @@ QString limitMessage(int status, const FrontOptions &options)
 {
     if (status == 431)
         return QStringLiteral("Request header block exceeds %1 bytes.").arg(options.maxHeaderBytes);
+    if (status == 400)
+        return QStringLiteral("Conflicting Content-Length / Transfer-Encoding framing.");
     return QStringLiteral("Request body exceeds the limit of %1 bytes.").arg(options.maxBodyBytes);
 }
 
@@ -81,12 +83,18 @@ HttpFront::~HttpFront() = default;
 void HttpFront::route(const QByteArray &method, const QByteArray &path, Handler handler)
 {
     m_routes.push_back({method, path, false, std::move(handler)});
+    sortRoutes();
 }
 
 void HttpFront::routePrefix(const QByteArray &method, const QByteArray &prefix, Handler handler)
 {
     m_routes.push_back({method, prefix, true, std::move(handler)});
-    // Longest prefix first, exact routes before all prefixes.
+    sortRoutes();
+}
+
+void HttpFront::sortRoutes()
+{
+    // Exact routes before all prefixes, then the longest prefix first, whatever the order of registration.
     std::stable_sort(m_routes.begin(), m_routes.end(), [](const Route &a, const Route &b) {
         if (a.prefix != b.prefix)
             return !a.prefix;
@@ -103,7 +111,7 @@ quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
 {
     FramingLimits limits{m_options.maxHeaderBytes, m_options.maxBodyBytes};
     auto *server = new LimitedTcpServer(limits, [this](int status, const QByteArray &path) {
-        ++m_refusals[status == 431 ? "header_too_large" : "body_too_large"];
+        ++m_refusals[status == 431 ? "header_too_large" : status == 413 ? "body_too_large" : "bad_framing"];
         return wholeResponse(status, m_errorFormatter(path, status, limitMessage(status, m_options)), true);
     }, this);
     if (!server->listen(address, port)) {

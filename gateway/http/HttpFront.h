@@ -75,6 +75,7 @@ private:
     void refuse(QTcpSocket *socket, const QByteArray &path, int status, const QString &message,
                 const QByteArray &reason);
     bool hostAllowed(const QByteArray &host) const;
+    void sortRoutes();
     bool originAllowed(const QByteArray &origin) const;
 
     FrontOptions m_options;

@@ -1,6 +1,7 @@
 #include "http/LimitedTcpServer.h"
 
 #include <QTcpSocket>
+#include <optional>
 
 namespace sy::http {
 
@@ -20,52 +21,70 @@ QByteArray requestPath(const QByteArray &headerBlock)
 
 } // namespace
 
+// End of a header block: the first blank line, CRLF or bare LF as QtHttpServer's parser accepts.
+// Returns the offset just past it, or -1.
+static qsizetype headerBlockEnd(const QByteArray &buffer, qsizetype from)
+{
+    for (qsizetype i = buffer.indexOf('\n', from); i >= 0; i = buffer.indexOf('\n', i + 1)) {
+        if (i + 1 < buffer.size() && buffer.at(i + 1) == '\n')
+            return i + 2;
+        if (i + 2 < buffer.size() && buffer.at(i + 1) == '\r' && buffer.at(i + 2) == '\n')
+            return i + 3;
+    }
+    return -1;
+}
+
+void RequestFramer::requestComplete()
+{
+    m_state = State::Headers;
+    m_path.clear();
+    ++m_completedInFeed;
+}
+
 RequestFramer::Verdict RequestFramer::feed(QByteArrayView bytes)
 {
     Verdict verdict = Verdict::Ok;
+    m_completedInFeed = 0;
+    QByteArray rest;  // keeps the bytes after a header block alive while `bytes` views them
     while (!bytes.isEmpty()) {
         switch (m_state) {
         case State::Headers: {
-            // Search only the new bytes plus the 3 before them for the blank line.
-            const qsizetype from = std::max<qsizetype>(0, m_buffer.size() - 3);
+            // Search only the new bytes plus the 2 before them for the blank line.
+            const qsizetype from = std::max<qsizetype>(0, m_buffer.size() - 2);
             m_buffer.append(bytes.data(), bytes.size());
-            const qsizetype end = m_buffer.indexOf("\r\n\r\n", from);
-            if (m_path.isEmpty() && m_buffer.contains("\r\n"))
+            bytes = {};
+            const qsizetype end = headerBlockEnd(m_buffer, from);
+            if (m_path.isEmpty() && m_buffer.contains('\n'))
                 m_path = requestPath(m_buffer);
             if (end < 0) {
                 if (m_buffer.size() > m_limits.maxHeaderBytes)
                     return Verdict::HeaderTooLarge;
                 return verdict;
             }
-            if (end + 4 > m_limits.maxHeaderBytes)
+            if (end > m_limits.maxHeaderBytes)
                 return Verdict::HeaderTooLarge;
-            const QByteArray rest = m_buffer.mid(end + 4);
-            m_buffer.truncate(end + 4);
+            rest = m_buffer.mid(end);
+            m_buffer.truncate(end);
             const Verdict v = headersComplete();
-            if (v == Verdict::HeaderTooLarge || v == Verdict::BodyTooLarge)
+            if (v != Verdict::Ok && v != Verdict::ExpectContinue)
                 return v;
-            if (v != Verdict::Ok)
+            if (v == Verdict::ExpectContinue)
                 verdict = v;
-            if (rest.isEmpty())
-                return verdict;
-            // The remainder is body (or the next pipelined request); keep a copy alive.
-            const QByteArray copy = rest;
-            const Verdict tail = feed(copy);
-            return tail != Verdict::Ok ? tail : verdict;
+            // The remainder is body, or the next pipelined request.
+            bytes = QByteArrayView(rest);
+            break;
         }
         case State::Body: {
             const qint64 take = std::min<qint64>(m_remaining, bytes.size());
             m_remaining -= take;
             bytes = bytes.sliced(take);
-            if (m_remaining == 0) {
-                m_state = State::Headers;
-                m_path.clear();
-            }
+            if (m_remaining == 0)
+                requestComplete();
             break;
         }
         default: {
             const qsizetype used = feedChunked(bytes, verdict);
-            if (verdict == Verdict::BodyTooLarge)
+            if (verdict == Verdict::BodyTooLarge || verdict == Verdict::BadFraming)
                 return verdict;
             bytes = bytes.sliced(used);
             break;
@@ -77,7 +96,8 @@ RequestFramer::Verdict RequestFramer::feed(QByteArrayView bytes)
 
 RequestFramer::Verdict RequestFramer::headersComplete()
 {
-    qint64 contentLength = 0;
+    std::optional<qint64> contentLength;
+    int transferEncodings = 0;
     bool chunked = false;
     bool expectContinue = false;
     const QList<QByteArray> lines = m_buffer.split('\n');
@@ -90,27 +110,32 @@ RequestFramer::Verdict RequestFramer::headersComplete()
         const QByteArray value = line.mid(colon + 1).trimmed();
         if (name == "content-length") {
             bool ok = false;
-            contentLength = value.toLongLong(&ok);
-            if (!ok || contentLength < 0)
-                contentLength = 0;  // QtHttpServer's parser rejects it; nothing to limit here
+            const qint64 length = value.toLongLong(&ok);
+            // Two different lengths: the front and QtHttpServer could frame the body differently.
+            if (!ok || length < 0 || (contentLength && *contentLength != length))
+                return Verdict::BadFraming;
+            contentLength = length;
         } else if (name == "transfer-encoding") {
+            ++transferEncodings;
             chunked = value.toLower().contains("chunked");
         } else if (name == "expect") {
             expectContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
         }
     }
     m_buffer.clear();
-    if (contentLength > m_limits.maxBodyBytes)
+    // RFC 9112 6.3: both, or several encodings, is how requests are smuggled past a front.
+    if (transferEncodings > 1 || (transferEncodings == 1 && contentLength))
+        return Verdict::BadFraming;
+    if (contentLength.value_or(0) > m_limits.maxBodyBytes)
         return Verdict::BodyTooLarge;
     if (chunked) {
         m_state = State::ChunkSize;
         m_bodySeen = 0;
-    } else if (contentLength > 0) {
+    } else if (contentLength.value_or(0) > 0) {
         m_state = State::Body;
-        m_remaining = contentLength;
+        m_remaining = *contentLength;
     } else {
-        m_state = State::Headers;
-        m_path.clear();
+        requestComplete();
     }
     return expectContinue && m_state != State::Headers ? Verdict::ExpectContinue : Verdict::Ok;
 }
@@ -134,15 +159,13 @@ qsizetype RequestFramer::feedChunked(QByteArrayView bytes, Verdict &verdict)
         if (m_state == State::ChunkDataEnd) {
             m_state = State::ChunkSize;
         } else if (m_state == State::Trailers) {
-            if (line.isEmpty()) {
-                m_state = State::Headers;
-                m_path.clear();
-            }
+            if (line.isEmpty())
+                requestComplete();
         } else {
             bool ok = false;
             const qint64 size = line.split(';').first().trimmed().toLongLong(&ok, 16);
             if (!ok || size < 0) {
-                m_state = State::Headers;  // malformed: QtHttpServer's parser will refuse it
+                verdict = Verdict::BadFraming;
                 return nl + 1;
             }
             m_bodySeen += size;
@@ -201,10 +224,23 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
         if (verdict == RequestFramer::Verdict::Ok)
             return;
         *rejected = true;
-        const int status = verdict == RequestFramer::Verdict::HeaderTooLarge ? 431 : 413;
-        socket->write(m_responder(status, framer->currentPath()));
-        socket->readAll();  // QtHttpServer must never see the oversized request
-        socket->disconnectFromHost();
+        const int status = verdict == RequestFramer::Verdict::HeaderTooLarge ? 431
+            : verdict == RequestFramer::Verdict::BodyTooLarge                ? 413
+                                                                             : 400;
+        const QByteArray response = m_responder(status, framer->currentPath());
+        auto refuse = [socket, response] {
+            socket->write(response);
+            socket->readAll();  // QtHttpServer must never see the refused request
+            socket->disconnectFromHost();
+        };
+        if (framer->completedInLastFeed() == 0) {
+            socket->readAll();
+            refuse();
+            return;
+        }
+        // Earlier complete requests in this batch are answered first by QtHttpServer's slot,
+        // which runs after this one; the refusal follows them.
+        QMetaObject::invokeMethod(socket, refuse, Qt::QueuedConnection);
     });
     addPendingConnection(socket);  // QTcpServer emits newConnection() after we return
 }

@@ -19,7 +19,8 @@ struct FramingLimits {
     qint64 maxBodyBytes = 16 * 1024 * 1024;
 };
 
-// Builds the complete HTTP response sent when a limit is exceeded: (status, request path) -> bytes.
+// Builds the complete HTTP response sent when a request is refused (431, 413, 400):
+// (status, request path) -> bytes.
 using LimitResponder = std::function<QByteArray(int status, const QByteArray &path)>;
 
 class LimitedTcpServer : public QTcpServer {
@@ -38,7 +39,8 @@ private:
 // Incremental HTTP/1.1 request framing, only as deep as the limits need. Exposed for unit tests.
 class RequestFramer {
 public:
-    enum class Verdict { Ok, HeaderTooLarge, BodyTooLarge, ExpectContinue };
+    // BadFraming: conflicting Content-Length / Transfer-Encoding headers (request smuggling) -> 400.
+    enum class Verdict { Ok, HeaderTooLarge, BodyTooLarge, BadFraming, ExpectContinue };
     explicit RequestFramer(FramingLimits limits) : m_limits(limits) {}
 
     // Feeds the next bytes of the connection. Returns the first non-Ok verdict met (a limit,
@@ -46,10 +48,14 @@ public:
     Verdict feed(QByteArrayView bytes);
     // Path of the request being framed ("" until its request line is complete).
     QByteArray currentPath() const { return m_path; }
+    // Requests completed by the last feed() before the one a refusal is about: those must still
+    // reach QtHttpServer and be answered first.
+    int completedInLastFeed() const { return m_completedInFeed; }
 
 private:
     enum class State { Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers };
     Verdict headersComplete();
+    void requestComplete();
     qsizetype feedChunked(QByteArrayView bytes, Verdict &verdict);
 
     FramingLimits m_limits;
@@ -58,6 +64,7 @@ private:
     QByteArray m_path;
     qint64 m_remaining = 0;    // body or chunk bytes still expected
     qint64 m_bodySeen = 0;     // decoded body bytes of the current chunked request
+    int m_completedInFeed = 0;
 };
 
 } // namespace sy::http

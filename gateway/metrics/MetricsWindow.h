@@ -6,11 +6,36 @@
 //
 // Time comes from the injected Clock, so tests step across bucket and window boundaries.
 // Thread: one thread (the gateway thread); snapshots are plain values safe to hand elsewhere.
+//
+// Exact rules (the tests pin each of them):
+// - Buckets. Steady time is cut into buckets of `bucket` length aligned to the clock's epoch; the
+//   window holds ceil(window / bucket) buckets, the newest being the one `now` falls in (so a
+//   window that is not a whole number of buckets is rounded up to one).
+// - Expiry. A sample recorded at t belongs to the bucket starting at bucketStart(t) <= t and is
+//   counted while  now < bucketStart(t) + window , i.e. for at least window - bucket and at most
+//   window after it was recorded. At now == bucketStart(t) + window it is gone.
+// - Percentiles. Nearest rank: the smallest kept value v such that at least p% of the (weighted)
+//   samples are <= v. No interpolation, so every reported value was really observed.
+// - Memory. Each bucket keeps at most kMaxSamplesPerBucket values per measure, chosen by
+//   reservoir sampling (a uniform random subset, deterministic seed). Each kept value then stands
+//   for seen / kept samples of its bucket, so a busy bucket keeps its true share against quiet
+//   ones. Worst case per key: buckets x 3 measures x 512 doubles (~370 KB at 30 buckets).
+// - Successes feed TTFT, latency and tokens/s; failed attempts count only as errors, and their
+//   latency is ignored: a channel that refuses connections in 2 ms must not look fast. Health
+//   (failover/) judges failures.
+// - Cache. Percentiles are recomputed on snapshot() when the last computation is >= 1 s of Clock
+//   time old or the newest bucket changed since (buckets rotated, so samples may have expired);
+//   they may therefore lag a new sample by under a second. requests, errors, errorRate and
+//   inFlight are summed on every call and always exact.
+// - Idle keys. A key with nothing in flight and no record call for a whole window is dropped
+//   (all its samples have expired by then): from keys() and, at most once per bucket, on record.
 #include "core/Clock.h"
 
 #include <QHash>
 #include <QString>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -53,8 +78,16 @@ struct MetricsSnapshot {
 
 class MetricsWindow {
 public:
+    static constexpr int kMaxSamplesPerBucket = 512;  // per measure (TTFT, latency, tokens/s)
+    static constexpr std::chrono::seconds kRecomputeInterval{1};
+
+    // `bucket` below 1 s is raised to 1 s; `window` below one bucket is raised to one bucket.
+    // The clock must outlive this object.
     explicit MetricsWindow(const Clock &clock, std::chrono::seconds window = std::chrono::minutes(5),
                            std::chrono::seconds bucket = std::chrono::seconds(10));
+    ~MetricsWindow();
+    MetricsWindow(const MetricsWindow &) = delete;
+    MetricsWindow &operator=(const MetricsWindow &) = delete;
 
     void recordStart(const ChannelModel &key);
     void recordFinish(const ChannelModel &key, const AttemptSample &sample);
@@ -67,11 +100,26 @@ public:
     // Every key seen in the window (for the dashboard and /metrics).
     std::vector<ChannelModel> keys() const;
 
+    // The effective window (a whole number of buckets) and the bucket length.
+    std::chrono::seconds window() const { return m_window; }
+    std::chrono::seconds bucket() const { return m_bucket; }
+    // Values currently held for `key` over all its buckets and measures, live or not yet reused
+    // (the memory bound made visible for tests and diagnostics).
+    std::size_t keptSampleCount(const ChannelModel &key) const;
+
 private:
     struct Series;
+    Series &seriesFor(const ChannelModel &key);
+    std::int64_t bucketIndexAt(Clock::TimePoint time) const;
+    // Drops idle keys; runs its sweep at most once per bucket unless `force`.
+    void pruneIdle(Clock::TimePoint now, bool force) const;
+
     const Clock &m_clock;
     std::chrono::seconds m_window;
     std::chrono::seconds m_bucket;
+    int m_bucketCount = 1;
+    std::uint64_t m_nextSeed = 0x9E3779B97F4A7C15ull;
+    mutable std::int64_t m_lastPruneBucket = INT64_MIN;
     mutable QHash<ChannelModel, std::shared_ptr<Series>> m_series;
 };
 

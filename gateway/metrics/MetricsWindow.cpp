@@ -1,0 +1,249 @@
+#include "metrics/MetricsWindow.h"
+
+#include "metrics/NearestRank.h"
+#include "metrics/SampleReservoir.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sy::metrics {
+
+namespace {
+
+// One time bucket of one key. A ring slot is reused for a later bucket index once its own index
+// has left the window; `index` says which bucket the slot currently holds.
+struct Bucket {
+    std::int64_t index = INT64_MIN;
+    quint64 requests = 0;
+    quint64 errors = 0;
+    SampleReservoir ttftMs{MetricsWindow::kMaxSamplesPerBucket};
+    SampleReservoir latencyMs{MetricsWindow::kMaxSamplesPerBucket};
+    SampleReservoir tokensPerSecond{MetricsWindow::kMaxSamplesPerBucket};
+
+    void reuseFor(std::int64_t newIndex)
+    {
+        index = newIndex;
+        requests = 0;
+        errors = 0;
+        ttftMs.clear();
+        latencyMs.clear();
+        tokensPerSecond.clear();
+    }
+};
+
+struct CachedPercentiles {
+    bool valid = false;
+    Clock::TimePoint computedAt{};
+    std::int64_t newestBucket = INT64_MIN;
+    std::optional<Percentiles> ttftMs;
+    std::optional<Percentiles> latencyMs;
+    std::optional<Percentiles> tokensPerSecond;
+};
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b)
+{
+    const std::int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+void appendWeighted(std::vector<WeightedValue> &out, const SampleReservoir &reservoir)
+{
+    const double weight = reservoir.weightPerValue();
+    for (double value : reservoir.values())
+        out.push_back({value, weight});
+}
+
+} // namespace
+
+struct MetricsWindow::Series {
+    std::vector<Bucket> ring;
+    int inFlight = 0;
+    Clock::TimePoint lastTouched{};
+    std::uint64_t randomState = 0;
+    CachedPercentiles cache;
+
+    bool isLive(const Bucket &bucket, std::int64_t newest) const
+    {
+        const auto count = static_cast<std::int64_t>(ring.size());
+        return bucket.index != INT64_MIN && bucket.index <= newest && bucket.index > newest - count;
+    }
+
+    Bucket &bucketAt(std::int64_t index)
+    {
+        const auto count = static_cast<std::int64_t>(ring.size());
+        Bucket &bucket = ring[static_cast<std::size_t>(((index % count) + count) % count)];
+        if (bucket.index != index)
+            bucket.reuseFor(index);
+        return bucket;
+    }
+
+    void recomputePercentiles(Clock::TimePoint now, std::int64_t newest)
+    {
+        std::vector<WeightedValue> values;
+        auto percentilesOf = [&](SampleReservoir Bucket::*measure) {
+            values.clear();
+            for (const Bucket &bucket : ring) {
+                if (isLive(bucket, newest))
+                    appendWeighted(values, bucket.*measure);
+            }
+            return nearestRankPercentiles(values);
+        };
+        cache.ttftMs = percentilesOf(&Bucket::ttftMs);
+        cache.latencyMs = percentilesOf(&Bucket::latencyMs);
+        cache.tokensPerSecond = percentilesOf(&Bucket::tokensPerSecond);
+        cache.valid = true;
+        cache.computedAt = now;
+        cache.newestBucket = newest;
+    }
+};
+
+MetricsWindow::MetricsWindow(const Clock &clock, std::chrono::seconds window, std::chrono::seconds bucket)
+    : m_clock(clock), m_bucket(std::max(bucket, std::chrono::seconds(1)))
+{
+    const auto requested = std::max(window, m_bucket);
+    m_bucketCount = static_cast<int>((requested.count() + m_bucket.count() - 1) / m_bucket.count());
+    m_window = m_bucket * m_bucketCount;
+}
+
+MetricsWindow::~MetricsWindow() = default;
+
+std::int64_t MetricsWindow::bucketIndexAt(Clock::TimePoint time) const
+{
+    const auto sinceEpoch = time.time_since_epoch();
+    const auto bucketLength = std::chrono::duration_cast<Clock::TimePoint::duration>(m_bucket);
+    return floorDiv(sinceEpoch.count(), bucketLength.count());
+}
+
+MetricsWindow::Series &MetricsWindow::seriesFor(const ChannelModel &key)
+{
+    std::shared_ptr<Series> &slot = m_series[key];
+    if (!slot) {
+        slot = std::make_shared<Series>();
+        slot->ring.resize(static_cast<std::size_t>(m_bucketCount));
+        slot->randomState = m_nextSeed;
+        m_nextSeed = nextRandom(m_nextSeed);
+    }
+    return *slot;
+}
+
+void MetricsWindow::pruneIdle(Clock::TimePoint now, bool force) const
+{
+    const std::int64_t current = bucketIndexAt(now);
+    if (!force && current == m_lastPruneBucket)
+        return;
+    m_lastPruneBucket = current;
+    // Idle for a whole window means every sample of the key has expired (each expires at most one
+    // window after it was recorded), so nothing observable is lost.
+    for (auto it = m_series.begin(); it != m_series.end();) {
+        const Series &series = *it.value();
+        if (series.inFlight == 0 && now - series.lastTouched >= m_window)
+            it = m_series.erase(it);
+        else
+            ++it;
+    }
+}
+
+void MetricsWindow::recordStart(const ChannelModel &key)
+{
+    const auto now = m_clock.now();
+    pruneIdle(now, false);
+    Series &series = seriesFor(key);
+    ++series.inFlight;
+    series.lastTouched = now;
+}
+
+void MetricsWindow::recordFinish(const ChannelModel &key, const AttemptSample &sample)
+{
+    const auto now = m_clock.now();
+    pruneIdle(now, false);
+    Series &series = seriesFor(key);
+    // A finish without a matching start (a caller that records only outcomes) still counts as a
+    // request but must not drive inFlight below zero.
+    series.inFlight = std::max(0, series.inFlight - 1);
+    series.lastTouched = now;
+
+    Bucket &bucket = series.bucketAt(bucketIndexAt(now));
+    ++bucket.requests;
+    if (!sample.success) {
+        ++bucket.errors;
+        return;
+    }
+    if (sample.timeToFirstToken)
+        bucket.ttftMs.offer(static_cast<double>(std::max<std::int64_t>(0, sample.timeToFirstToken->count())),
+                            series.randomState);
+    bucket.latencyMs.offer(static_cast<double>(std::max<std::int64_t>(0, sample.totalLatency.count())),
+                           series.randomState);
+    // A rate that is not a finite non-negative number (e.g. zero generation time) says nothing.
+    if (sample.tokensPerSecond && std::isfinite(*sample.tokensPerSecond) && *sample.tokensPerSecond >= 0)
+        bucket.tokensPerSecond.offer(*sample.tokensPerSecond, series.randomState);
+}
+
+void MetricsWindow::recordAbandoned(const ChannelModel &key)
+{
+    const auto now = m_clock.now();
+    auto it = m_series.find(key);
+    if (it == m_series.end())
+        return;  // nothing was started here; do not create a key for it
+    Series &series = *it.value();
+    series.inFlight = std::max(0, series.inFlight - 1);
+    series.lastTouched = now;
+}
+
+MetricsSnapshot MetricsWindow::snapshot(const ChannelModel &key) const
+{
+    MetricsSnapshot result;
+    const auto it = m_series.constFind(key);
+    if (it == m_series.constEnd())
+        return result;
+    Series &series = *it.value();
+    const auto now = m_clock.now();
+    const std::int64_t newest = bucketIndexAt(now);
+
+    // Counts are a sum over at most bucketCount slots: exact and cheap on every call.
+    for (const Bucket &bucket : series.ring) {
+        if (series.isLive(bucket, newest)) {
+            result.requests += bucket.requests;
+            result.errors += bucket.errors;
+        }
+    }
+    result.inFlight = series.inFlight;
+    result.errorRate = result.requests == 0
+        ? 0.0
+        : static_cast<double>(result.errors) / static_cast<double>(result.requests);
+
+    const CachedPercentiles &cache = series.cache;
+    if (!cache.valid || cache.newestBucket != newest || now - cache.computedAt >= kRecomputeInterval)
+        series.recomputePercentiles(now, newest);
+    result.ttftMs = series.cache.ttftMs;
+    result.latencyMs = series.cache.latencyMs;
+    result.tokensPerSecond = series.cache.tokensPerSecond;
+    return result;
+}
+
+std::vector<ChannelModel> MetricsWindow::keys() const
+{
+    pruneIdle(m_clock.now(), true);
+    std::vector<ChannelModel> result;
+    result.reserve(static_cast<std::size_t>(m_series.size()));
+    for (auto it = m_series.constBegin(); it != m_series.constEnd(); ++it)
+        result.push_back(it.key());
+    // A stable order for the dashboard and /metrics, whatever the hash order.
+    std::sort(result.begin(), result.end(), [](const ChannelModel &a, const ChannelModel &b) {
+        return a.channelId != b.channelId ? a.channelId < b.channelId : a.modelId < b.modelId;
+    });
+    return result;
+}
+
+std::size_t MetricsWindow::keptSampleCount(const ChannelModel &key) const
+{
+    const auto it = m_series.constFind(key);
+    if (it == m_series.constEnd())
+        return 0;
+    std::size_t count = 0;
+    for (const Bucket &bucket : it.value()->ring)
+        count += bucket.ttftMs.values().size() + bucket.latencyMs.values().size()
+            + bucket.tokensPerSecond.values().size();
+    return count;
+}
+
+} // namespace sy::metrics

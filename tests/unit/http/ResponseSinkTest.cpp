@@ -1,0 +1,197 @@
+// ResponseSink over a real connection: whole responses, hand-framed chunked streams, keep-alive,
+// Connection: close and abort().
+#include "RawHttpClient.h"
+
+#include "support/Waits.h"
+
+#include <QTimer>
+
+namespace sy::http::test {
+namespace {
+
+class ResponseSinkTest : public FrontTest {
+protected:
+    void SetUp() override
+    {
+        startFront();
+        front->route("GET", "/whole", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+            sink->respond(201, {{"Content-Type", "application/json"}, {"X-Extra", "yes"}},
+                          R"({"id":"abc","text":"h\u00e9llo"})");
+        });
+        front->route("GET", "/stream", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+            sink->begin(200, {{"Content-Type", "text/event-stream"}});
+            EXPECT_TRUE(sink->hasBegun());
+            for (const QByteArray &event : streamEvents())
+                sink->write(event);
+            sink->write({});  // ignored: an empty chunk would end the body
+            sink->finish();
+            EXPECT_TRUE(sink->isFinished());
+            EXPECT_FALSE(sink->isOpen());
+        });
+    }
+
+    static QList<QByteArray> streamEvents()
+    {
+        return {"data: {\"delta\":\"Hel\"}\n\n", "data: {\"delta\":\"lo\"}\n\n", QByteArray(5000, 'z'),
+                "data: [DONE]\n\n"};
+    }
+};
+
+TEST_F(ResponseSinkTest, RespondSendsContentLengthAndTheExactBody)
+{
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/whole", port));
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->status, 201);
+    EXPECT_EQ(response->reason, "Created");
+    EXPECT_FALSE(response->chunked);
+    EXPECT_EQ(response->body, R"({"id":"abc","text":"h\u00e9llo"})");
+    EXPECT_EQ(response->header("content-length"), QByteArray::number(response->body.size()));
+    EXPECT_EQ(response->header("x-extra"), "yes");
+    EXPECT_FALSE(client.parser().midResponse()) << "no bytes after the declared body";
+}
+
+TEST_F(ResponseSinkTest, HandlerFramingHeadersAreReplacedByTheSinksOwn)
+{
+    front->route("GET", "/lying", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->respond(200, {{"Content-Length", "999"}, {"Transfer-Encoding", "chunked"}}, "short");
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/lying", port));
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->body, "short");
+    EXPECT_EQ(response->header("content-length"), "5");
+    EXPECT_FALSE(response->hasHeader("transfer-encoding"));
+}
+
+TEST_F(ResponseSinkTest, ChunkedStreamIsFramedChunkByChunkAndTheConnectionStaysUsable)
+{
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/stream", port));
+    const auto streamed = client.readResponse();
+    ASSERT_TRUE(streamed);
+    EXPECT_FALSE(client.parser().malformed());
+    EXPECT_EQ(streamed->status, 200);
+    EXPECT_TRUE(streamed->chunked);
+    EXPECT_FALSE(streamed->hasHeader("content-length"));
+    EXPECT_EQ(streamed->header("content-type"), "text/event-stream");
+    EXPECT_EQ(streamed->chunks, streamEvents());
+
+    client.send(buildRequest("GET", "/whole", port));
+    const auto next = client.readResponse();
+    ASSERT_TRUE(next) << "keep-alive connection unusable after a chunked response";
+    EXPECT_EQ(next->status, 201);
+    EXPECT_FALSE(client.serverClosed());
+}
+
+TEST_F(ResponseSinkTest, ChunksWrittenFromTimersArriveInOrder)
+{
+    std::shared_ptr<ResponseSink> kept;
+    front->route("GET", "/timed", [&kept](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->begin(200, {});
+        kept = sink;
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/timed", port));
+    ASSERT_TRUE(sy::test::waitUntil([&] { return kept != nullptr; }));
+    for (int i = 0; i < 5; ++i) {
+        kept->write("event " + QByteArray::number(i));
+        ASSERT_TRUE(client.waitForBytes(client.received().size() + 1)) << "chunk " << i << " not flushed";
+    }
+    kept->finish();
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->chunks, (QList<QByteArray>{"event 0", "event 1", "event 2", "event 3", "event 4"}));
+}
+
+TEST_F(ResponseSinkTest, ConnectionCloseRequestIsClosedAfterTheResponse)
+{
+    for (const char *path : {"/whole", "/stream"}) {
+        SCOPED_TRACE(path);
+        RawHttpClient client(port);
+        ASSERT_TRUE(client.connected());
+        client.send(buildRequest("GET", path, port, {{"Connection", "close"}}));
+        const auto response = client.readResponse();
+        ASSERT_TRUE(response);
+        EXPECT_EQ(response->status / 100, 2);
+        EXPECT_TRUE(client.waitForServerClose());
+    }
+}
+
+TEST_F(ResponseSinkTest, KeepAliveConnectionIsNotClosedAfterTheResponse)
+{
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/whole", port));
+    ASSERT_TRUE(client.readResponse());
+    EXPECT_FALSE(client.waitForServerClose(200ms));
+}
+
+TEST_F(ResponseSinkTest, AbortBeforeBeginClosesWithoutAnyResponse)
+{
+    bool wasOpen = false;
+    bool openAfter = true;
+    front->route("GET", "/abort", [&](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        wasOpen = sink->isOpen();
+        sink->abort();
+        openAfter = sink->isOpen();
+        sink->respond(200, {}, "too late");  // ignored after abort
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/abort", port));
+    EXPECT_TRUE(client.waitForServerClose());
+    EXPECT_TRUE(wasOpen);
+    EXPECT_FALSE(openAfter);
+    EXPECT_TRUE(client.received().isEmpty()) << client.received().toStdString();
+}
+
+TEST_F(ResponseSinkTest, AbortAfterBeginCutsTheBodyShort)
+{
+    front->route("GET", "/cut", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->begin(200, {{"Content-Type", "text/event-stream"}});
+        sink->write("data: partial\n\n");
+        sink->abort();
+        sink->write("data: never\n\n");
+        sink->finish();
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/cut", port));
+    EXPECT_TRUE(client.waitForServerClose());
+    EXPECT_TRUE(client.received().startsWith("HTTP/1.1 200 OK\r\n"));
+    EXPECT_TRUE(client.received().contains("data: partial")) << "bytes written before abort() are flushed";
+    EXPECT_FALSE(client.received().contains("data: never"));
+    EXPECT_FALSE(client.received().endsWith("0\r\n\r\n")) << "no terminating chunk";
+    EXPECT_FALSE(client.parser().hasResponse()) << "the client must see an incomplete body";
+    EXPECT_TRUE(client.parser().midResponse());
+}
+
+TEST_F(ResponseSinkTest, SecondAnswerOnTheSameSinkIsIgnored)
+{
+    front->route("GET", "/twice", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->respond(200, {}, "first");
+        sink->respond(500, {}, "second");
+        sink->begin(500, {});
+        sink->write("chunk");
+        sink->finish();
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/twice", port));
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->body, "first");
+    sy::test::processEventsFor(50ms);
+    EXPECT_FALSE(client.parser().hasResponse());
+    EXPECT_FALSE(client.parser().midResponse()) << "stray bytes: " << client.received().toStdString();
+}
+
+} // namespace
+} // namespace sy::http::test
