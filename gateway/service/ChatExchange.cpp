@@ -1,7 +1,5 @@
 #include "service/ChatExchange.h"
 
-#include "api/openai/OpenAiErrors.h"
-
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -10,14 +8,7 @@ namespace sy::service {
 namespace {
 
 constexpr qsizetype kMaxUpstreamBody = 64 * 1024 * 1024;
-
-QString channelLabel(const Workspace &ws, const config::Channel &channel)
-{
-    int sameProvider = 0;
-    for (const config::Channel &c : ws.config().channels)
-        sameProvider += c.provider == channel.provider ? 1 : 0;
-    return sameProvider > 1 ? channel.id : channel.provider;
-}
+constexpr std::chrono::milliseconds kDefaultRetryAfter{5'000};
 
 // The upstream's own error message, if its body is an error object of any of the three formats.
 QString upstreamMessage(const QByteArray &body)
@@ -30,17 +21,25 @@ QString upstreamMessage(const QByteArray &body)
     return message.left(200);
 }
 
+Usage usageOf(const QJsonObject &usage)
+{
+    if (usage.isEmpty())
+        return {};
+    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()), true};
+}
+
 } // namespace
 
-ChatExchange::ChatExchange(QByteArray requestId, WorkspacePtr workspace, ChatRequest request,
+ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request,
                            std::shared_ptr<http::ResponseSink> sink, upstream::UpstreamClient &upstream,
-                           const Clock &clock, QObject *parent)
+                           RoutingState &routing, const Clock &clock, QObject *parent)
     : QObject(parent)
-    , m_requestId(std::move(requestId))
+    , m_context(std::move(context))
     , m_workspace(std::move(workspace))
     , m_request(std::move(request))
     , m_sink(std::move(sink))
     , m_upstream(upstream)
+    , m_routing(routing)
     , m_clock(clock)
 {
     m_firstChunkTimer.setSingleShot(true);
@@ -49,30 +48,27 @@ ChatExchange::ChatExchange(QByteArray requestId, WorkspacePtr workspace, ChatReq
 
 ChatExchange::~ChatExchange()
 {
-    if (m_transferActive)
-        m_upstream.cancel(m_transfer);
-}
-
-std::vector<ChatCandidate> ChatExchange::buildCandidates(const Workspace &ws, const QStringList &chain)
-{
-    std::vector<ChatCandidate> out;
-    for (const QString &model : chain) {
-        for (const ChannelRoute &route : ws.routesFor(model)) {
-            const int credentials = int(route.channel->credentials.size());
-            if (credentials == 0)
-                out.push_back({route, model, -1});
-            for (int i = 0; i < credentials; ++i)
-                out.push_back({route, model, i});
-        }
-    }
-    return out;
+    stopTransfer();
 }
 
 void ChatExchange::start()
 {
-    m_candidates = buildCandidates(*m_workspace, m_request.chain);
+    const QString sticky = m_routing.sticky.channelFor(m_context.conversation);
+    m_plan = planAttempts(*m_workspace, m_request, m_routing, m_context.simulateFail, sticky);
+    for (const auto &[model, reason] : std::as_const(m_request.incapableFallbacks))
+        m_trace.add({QString(), model, QStringLiteral("skipped"), std::nullopt, reason});
     m_sink->onClientGone([this] { onClientGone(); });
     tryNext();
+}
+
+metrics::ChannelModel ChatExchange::metricsKey() const
+{
+    return {m_current->channel->id, m_current->modelId};
+}
+
+void ChatExchange::addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error)
+{
+    m_trace.add({m_workspace->channelLabel(*m_current->channel), m_current->modelId, status, latencyMs, error});
 }
 
 void ChatExchange::tryNext()
@@ -82,17 +78,37 @@ void ChatExchange::tryNext()
     if (!m_sink->isOpen())
         return onClientGone();
     const int maxAttempts = m_workspace->config().settings.maxAttempts;
-    if (m_next >= m_candidates.size() || (maxAttempts > 0 && m_trace.count() >= maxAttempts))
-        return replyAllFailed();
-    m_retriedCurrent = false;
-    sendAttempt(m_candidates[m_next++]);
+    while (m_next < m_plan.attempts.size()) {
+        if (maxAttempts > 0 && m_upstreamAttempts >= maxAttempts)
+            break;
+        const PlannedAttempt &attempt = m_plan.attempts[m_next++];
+        m_current = &attempt;
+        m_retriedCurrent = false;
+        switch (attempt.kind) {
+        case PlannedAttempt::Kind::SimulatedFail:
+            // SPEC §7: marked failed without contacting the upstream, without charge or health effect.
+            addTrace(QStringLiteral("simulated_fail"), std::nullopt, QStringLiteral("X-Simulate-Fail"));
+            continue;
+        case PlannedAttempt::Kind::RateLimitedSkip: {
+            const auto wait = std::chrono::duration_cast<std::chrono::seconds>(attempt.rateLimitedUntil - m_clock.now());
+            addTrace(QStringLiteral("skipped"), std::nullopt,
+                     QStringLiteral("credential %1 rate limited by the upstream for %2 s more")
+                         .arg(attempt.credential + 1).arg(std::max<qint64>(1, wait.count())));
+            continue;
+        }
+        case PlannedAttempt::Kind::Upstream:
+            ++m_upstreamAttempts;
+            sendAttempt(attempt);
+            return;
+        }
+    }
+    replyAllFailed();
 }
 
-QByteArray ChatExchange::upstreamBody(const ChatCandidate &candidate) const
+QByteArray ChatExchange::upstreamBody(const PlannedAttempt &attempt) const
 {
     QJsonObject body = m_request.body;
-    body.insert("model", candidate.route.model->upstream.isEmpty() ? candidate.modelId
-                                                                   : candidate.route.model->upstream);
+    body.insert("model", attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream);
     // Routing fields are the gateway's own; an upstream must not see them.
     body.remove("models");
     body.remove("provider");
@@ -104,30 +120,32 @@ QByteArray ChatExchange::upstreamBody(const ChatCandidate &candidate) const
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 
-void ChatExchange::sendAttempt(const ChatCandidate &candidate)
+void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
 {
-    const config::Channel &channel = *candidate.route.channel;
-    m_current = &candidate;
+    const config::Channel &channel = *attempt.channel;
+    m_current = &attempt;
     m_status = 0;
     m_contentType.clear();
+    m_retryAfter.clear();
     m_body.clear();
     m_sse = {};
     m_heldEvents.clear();
-    m_sawDone = false;
     m_usage = {};
+    m_firstByteAt.reset();
 
     upstream::UpstreamRequest request;
     request.url = (channel.baseUrl + QStringLiteral("/chat/completions")).toUtf8();
     request.headers = {{"content-type", "application/json"},
                        {"accept", m_request.stream ? "text/event-stream" : "application/json"}};
-    if (candidate.credentialIndex >= 0)
-        request.headers.emplaceBack("authorization", "Bearer " + channel.credentials[candidate.credentialIndex].toUtf8());
-    request.body = upstreamBody(candidate);
+    if (attempt.credential >= 0)
+        request.headers.emplaceBack("authorization", "Bearer " + channel.credentials[attempt.credential].toUtf8());
+    request.body = upstreamBody(attempt);
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
 
     m_attemptStart = m_clock.now();
+    m_routing.metrics.recordStart(metricsKey());
     m_transfer = m_upstream.send(std::move(request), this);
     m_transferActive = true;
     if (m_request.stream)
@@ -139,10 +157,20 @@ qint64 ChatExchange::attemptLatencyMs() const
     return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_attemptStart).count();
 }
 
+void ChatExchange::stopTransfer()
+{
+    if (!m_transferActive)
+        return;
+    m_transferActive = false;
+    m_upstream.cancel(m_transfer);
+}
+
 void ChatExchange::onHeaders(int status, const http::HeaderList &headers)
 {
     m_status = status;
+    m_firstByteAt = m_clock.now();
     m_contentType = http::headerValue(headers, "content-type");
+    m_retryAfter = http::headerValue(headers, "retry-after");
 }
 
 void ChatExchange::onChunk(const QByteArray &bytes)
@@ -168,10 +196,8 @@ void ChatExchange::onChunk(const QByteArray &bytes)
 
 void ChatExchange::handleStreamEvent(const api::SseEvent &event)
 {
-    if (event.data == "[DONE]") {
-        m_sawDone = true;
-        return;
-    }
+    if (event.data == "[DONE]")
+        return;  // the gateway writes its own [DONE] when the upstream body ends cleanly
     QJsonParseError parseError;
     QJsonObject chunk = QJsonDocument::fromJson(event.data, &parseError).object();
     const bool malformed = parseError.error != QJsonParseError::NoError || chunk.isEmpty();
@@ -186,10 +212,8 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
         return attemptFailed(outcome, reason);
     }
     const QJsonObject usage = chunk.value("usage").toObject();
-    if (!usage.isEmpty()) {
-        m_usage = {qint64(usage.value("prompt_tokens").toDouble()),
-                   qint64(usage.value("completion_tokens").toDouble()), true};
-    }
+    if (!usage.isEmpty())
+        m_usage = usageOf(usage);
     const bool hasChoices = !chunk.value("choices").toArray().isEmpty();
     if (!hasChoices && !usage.isEmpty() && !m_request.clientWantsUsage)
         return;  // usage was requested for billing, not by the client
@@ -206,15 +230,15 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
         commitStream();
 }
 
-http::HeaderList ChatExchange::traceHeaders(const ChatCandidate &candidate) const
+http::HeaderList ChatExchange::traceHeaders() const
 {
     http::HeaderList headers{
-        {"x-request-id", m_requestId},
-        {"X-TsarRouter-Provider", channelLabel(*m_workspace, *candidate.route.channel).toUtf8()},
-        {"X-TsarRouter-Model", candidate.modelId.toUtf8()},
+        {"x-request-id", m_context.requestId},
+        {"X-TsarRouter-Provider", m_workspace->channelLabel(*m_current->channel).toUtf8()},
+        {"X-TsarRouter-Model", m_current->modelId.toUtf8()},
         {"X-TsarRouter-Attempts", m_trace.toHeaderValue()},
     };
-    if (const config::Model *model = m_workspace->findModel(candidate.modelId); model && model->deprecated) {
+    if (const config::Model *model = m_workspace->findModel(m_current->modelId); model && model->deprecated) {
         headers.emplaceBack("X-Model-Deprecated", "true");
         headers.emplaceBack("Sunset", model->deprecated->toString(Qt::ISODate).toLatin1());
     }
@@ -225,9 +249,8 @@ void ChatExchange::commitStream()
 {
     m_firstChunkTimer.stop();
     m_committed = true;
-    m_trace.add({channelLabel(*m_workspace, *m_current->route.channel), m_current->modelId,
-                 QStringLiteral("ok"), attemptLatencyMs(), {}});
-    http::HeaderList headers = traceHeaders(*m_current);
+    addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
+    http::HeaderList headers = traceHeaders();
     headers.emplaceBack("Content-Type", "text/event-stream");
     headers.emplaceBack("Cache-Control", "no-cache");
     m_sink->begin(200, headers);
@@ -240,14 +263,34 @@ void ChatExchange::commitStream()
 
 void ChatExchange::interruptStream(const QString &reason)
 {
-    if (m_transferActive) {
-        m_transferActive = false;
-        m_upstream.cancel(m_transfer);
-    }
+    stopTransfer();
+    // Pinned after the first chunk: no failover, but the channel's health hears about it.
+    m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(attemptLatencyMs()), std::nullopt});
+    m_routing.health.recordFailure(m_current->channel->id, m_current->modelId);
     const QJsonObject error{{"error", QJsonObject{{"code", "stream_interrupted"}, {"message", reason}}}};
     m_sink->write("data: " + QJsonDocument(error).toJson(QJsonDocument::Compact) + "\n\n");
     m_sink->finish();
     done(200);
+}
+
+void ChatExchange::recordSuccess()
+{
+    const auto total = std::chrono::milliseconds(attemptLatencyMs());
+    std::optional<std::chrono::milliseconds> ttft;
+    if (m_firstByteAt)
+        ttft = std::chrono::duration_cast<std::chrono::milliseconds>(*m_firstByteAt - m_attemptStart);
+    std::optional<double> tokensPerSecond;
+    const auto generation = total - ttft.value_or(std::chrono::milliseconds(0));
+    if (m_usage.known && m_usage.completionTokens > 0 && generation.count() > 0)
+        tokensPerSecond = double(m_usage.completionTokens) * 1000.0 / double(generation.count());
+    m_routing.metrics.recordFinish(metricsKey(), {true, ttft, total, tokensPerSecond});
+    // Streams are judged by their time to first token; their length depends on the answer.
+    m_routing.health.recordSuccess(m_current->channel->id, m_current->modelId,
+                                   m_request.stream && ttft ? *ttft : total);
+    if (m_current->credential >= 0)
+        m_routing.credentials.markSucceeded(m_current->channel->id, m_current->credential);
+    if (!m_context.conversation.isEmpty() && m_current->modelId == m_request.chain.first())
+        m_routing.sticky.remember(m_context.conversation, m_current->channel->id);
 }
 
 void ChatExchange::onComplete()
@@ -255,6 +298,7 @@ void ChatExchange::onComplete()
     m_transferActive = false;
     if (m_request.stream && m_committed) {
         // A clean end of the upstream body is a complete answer even without its [DONE].
+        recordSuccess();
         m_sink->write(QByteArrayLiteral("data: [DONE]\n\n"));
         m_sink->finish();
         return done(200);
@@ -270,25 +314,25 @@ void ChatExchange::onComplete()
         return answerPlain();
 
     const QString reason = QStringLiteral("HTTP %1: %2").arg(m_status).arg(upstreamMessage(m_body));
-    if (failover::decide(outcome) == failover::Decision::ReturnToClient) {
-        m_firstChunkTimer.stop();
-        m_trace.add({channelLabel(*m_workspace, *m_current->route.channel), m_current->modelId,
-                     QStringLiteral("error"), attemptLatencyMs(), reason});
-        if (m_request.chain.size() == 1) {
-            http::HeaderList headers = traceHeaders(*m_current);
-            headers.emplaceBack("Content-Type", m_contentType.isEmpty() ? QByteArray("application/json") : m_contentType);
-            m_sink->respond(m_status, headers, m_body);
-            return done(m_status);
-        }
-        // A chain goes on (seed 000: a client 4xx does not stop the enumeration); the answer is
-        // kept in case it turns out to be the last word.
-        m_clientErrorStatus = m_status;
-        m_clientErrorBody = m_body;
-        m_clientErrorType = m_contentType;
-        QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
-        return;
+    if (failover::decide(outcome) != failover::Decision::ReturnToClient)
+        return attemptFailed(outcome, reason);
+
+    // The request itself is wrong: not the channel's fault, so no health or metrics penalty.
+    m_firstChunkTimer.stop();
+    m_routing.metrics.recordAbandoned(metricsKey());
+    addTrace(QStringLiteral("error"), attemptLatencyMs(), reason);
+    if (m_request.chain.size() == 1) {
+        http::HeaderList headers = traceHeaders();
+        headers.emplaceBack("Content-Type", m_contentType.isEmpty() ? QByteArray("application/json") : m_contentType);
+        m_sink->respond(m_status, headers, m_body);
+        return done(m_status);
     }
-    attemptFailed(outcome, reason);
+    // A chain goes on (seed 000: a client 4xx does not stop the enumeration); the answer is
+    // kept in case it turns out to be the last word.
+    m_clientErrorStatus = m_status;
+    m_clientErrorBody = m_body;
+    m_clientErrorType = m_contentType;
+    QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
 }
 
 void ChatExchange::answerPlain()
@@ -305,13 +349,11 @@ void ChatExchange::answerPlain()
         outcome.emptyOrMalformed = true;
         return attemptFailed(outcome, QStringLiteral("upstream returned no choices"));
     }
-    const QJsonObject usage = answer.value("usage").toObject();
-    if (!usage.isEmpty())
-        m_usage = {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()), true};
+    m_usage = usageOf(answer.value("usage").toObject());
     answer.insert("model", m_current->modelId);
-    m_trace.add({channelLabel(*m_workspace, *m_current->route.channel), m_current->modelId,
-                 QStringLiteral("ok"), attemptLatencyMs(), {}});
-    http::HeaderList headers = traceHeaders(*m_current);
+    recordSuccess();
+    addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
+    http::HeaderList headers = traceHeaders();
     headers.emplaceBack("Content-Type", "application/json");
     m_sink->respond(200, headers, QJsonDocument(answer).toJson(QJsonDocument::Compact));
     done(200);
@@ -340,24 +382,34 @@ void ChatExchange::onFirstChunkTimeout()
 void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const QString &reason)
 {
     m_firstChunkTimer.stop();
-    if (m_transferActive) {
-        m_transferActive = false;
-        m_upstream.cancel(m_transfer);
-    }
-    m_trace.add({channelLabel(*m_workspace, *m_current->route.channel), m_current->modelId,
-                 QStringLiteral("error"), attemptLatencyMs(), reason});
+    stopTransfer();
+    const qint64 latency = attemptLatencyMs();
+    addTrace(QStringLiteral("error"), latency, reason);
     m_clientErrorStatus = 0;  // SPEC §4: a client 4xx is returned only if it was the last error
-    // Plain single-model requests give a transiently failing channel one more chance (SPEC §4).
+
+    const QString &channelId = m_current->channel->id;
+    m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(latency), std::nullopt});
+    m_routing.health.recordFailure(channelId, m_current->modelId);
+    if (m_current->credential >= 0 && outcome.httpStatus == 429 && !outcome.transportError) {
+        m_routing.credentials.markRateLimited(channelId, m_current->credential,
+            limits::CredentialStates::parseRetryAfter(m_retryAfter, kDefaultRetryAfter, m_clock.wallNow()));
+    } else if (m_current->credential >= 0 && failover::blamesCredential(outcome)) {
+        m_routing.credentials.markDemoted(channelId, m_current->credential);
+    }
+
+    // Plain single-model requests give a transiently failing channel one more chance (SPEC §4);
+    // a rate-limited credential is not retried: its retry-after says when.
     const bool retrySame = !m_request.stream && m_request.chain.size() == 1 && !m_retriedCurrent
-        && failover::isTransient(outcome);
+        && failover::isTransient(outcome) && outcome.httpStatus != 429;
     if (retrySame) {
         m_retriedCurrent = true;
-        const ChatCandidate *same = m_current;
+        const PlannedAttempt *same = m_current;
         QTimer::singleShot(m_workspace->config().settings.retryPauseMs, this, [this, same] {
             if (m_finished)
                 return;
             if (!m_sink->isOpen())
                 return onClientGone();
+            ++m_upstreamAttempts;
             sendAttempt(*same);
         });
         return;
@@ -370,17 +422,44 @@ void ChatExchange::replyAllFailed()
 {
     if (m_clientErrorStatus) {
         m_sink->respond(m_clientErrorStatus,
-                        {{"Content-Type", m_clientErrorType.isEmpty() ? "application/json" : m_clientErrorType},
-                         {"x-request-id", m_requestId}},
+                        {{"Content-Type", m_clientErrorType.isEmpty() ? QByteArray("application/json") : m_clientErrorType},
+                         {"x-request-id", m_context.requestId}},
                         m_clientErrorBody);
         return done(m_clientErrorStatus);
+    }
+    // SPEC §3.6: nothing was tried because every credential is rate limited upstream.
+    if (m_upstreamAttempts == 0) {
+        std::optional<Clock::TimePoint> earliest;
+        bool onlyRateLimited = !m_plan.attempts.empty();
+        for (const PlannedAttempt &attempt : m_plan.attempts) {
+            if (attempt.kind != PlannedAttempt::Kind::RateLimitedSkip) {
+                onlyRateLimited = false;
+                break;
+            }
+            earliest = earliest ? std::min(*earliest, attempt.rateLimitedUntil) : attempt.rateLimitedUntil;
+        }
+        if (onlyRateLimited) {
+            const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*earliest - m_clock.now()).count() + 1;
+            ErrorReply reply{429, QStringLiteral("all upstream credentials for this model are rate limited"),
+                             "upstream_rate_limited", {}, int(std::max<qint64>(1, wait))};
+            reply.metadata.insert("attempts", m_trace.toJson());
+            sendErrorReply(*m_sink, m_context.requestId, reply);
+            return done(429);
+        }
     }
     const QString message = m_request.chain.size() == 1
         ? QStringLiteral("All providers failed for model %1").arg(m_request.chain.first())
         : QStringLiteral("All providers failed for model chain [%1]").arg(m_request.chain.join(", "));
     ErrorReply reply{502, message, "all_providers_failed"};
     reply.metadata.insert("attempts", m_trace.toJson());
-    sendErrorReply(*m_sink, m_requestId, reply);
+    if (!m_plan.selection.filtered.empty()) {
+        // Why channels were never tried: a `provider` filter that excludes everything is a common cause.
+        QJsonArray filtered;
+        for (const routing::FilteredChannel &f : m_plan.selection.filtered)
+            filtered.append(QJsonObject{{"channel", f.channelId}, {"model", f.modelId}, {"reason", f.reason}});
+        reply.metadata.insert("filtered", filtered);
+    }
+    sendErrorReply(*m_sink, m_context.requestId, reply);
     done(502);
 }
 
@@ -388,6 +467,8 @@ void ChatExchange::onClientGone()
 {
     if (m_finished)
         return;
+    if (m_transferActive)
+        m_routing.metrics.recordAbandoned(metricsKey());
     done(499);  // nginx's "client closed request"; only for the log and metrics
 }
 
@@ -398,11 +479,8 @@ void ChatExchange::done(int status)
     m_finished = true;
     m_firstChunkTimer.stop();
     m_sink->onClientGone(nullptr);
-    if (m_transferActive) {
-        m_transferActive = false;
-        m_upstream.cancel(m_transfer);
-    }
-    emit finished(status, m_trace);
+    stopTransfer();
+    emit finished(status, m_trace, m_usage);
     deleteLater();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // ChatExchange: one client's Chat Completions request, from the first upstream attempt to the
-// last byte sent back. It walks the candidate list (model chain × channels × credentials), asks
-// FailureClassifier after each attempt, and for streams holds the client's 200 back until the
-// first valid upstream chunk, so every switch before it is invisible (SPEC §4, §5).
+// last byte sent back. It walks the attempt plan (model chain × ordered channels × credentials),
+// asks FailureClassifier after each attempt, reports every outcome to the routing state (metrics,
+// health, credentials, stickiness), and for streams holds the client's 200 back until the first
+// valid upstream chunk, so every switch before it is invisible (SPEC §4, §5, §7).
 //
 // Ownership: created by the service with `new`, it deletes itself (deleteLater) when the
 // response is complete or the client is gone. Thread: the gateway thread only.
@@ -10,8 +11,10 @@
 #include "core/Clock.h"
 #include "failover/FailureClassifier.h"
 #include "http/ResponseSink.h"
+#include "service/AttemptPlan.h"
 #include "service/AttemptTrace.h"
 #include "service/ChatRequest.h"
+#include "service/RoutingState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
@@ -21,35 +24,33 @@
 
 namespace sy::service {
 
-struct ChatCandidate {
-    ChannelRoute route;
-    QString modelId;        // public model id
-    int credentialIndex = -1;  // -1: the channel has no credentials
-};
-
 struct Usage {
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     bool known = false;
 };
 
+// What the service knows about the request beyond its body.
+struct ExchangeContext {
+    QByteArray requestId;
+    QSet<QString> simulateFail;        // X-Simulate-Fail
+    QByteArray conversation;           // sticky conversation key
+};
+
 class ChatExchange : public QObject, private upstream::StreamHandler {
     Q_OBJECT
 public:
-    ChatExchange(QByteArray requestId, WorkspacePtr workspace, ChatRequest request,
+    ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request,
                  std::shared_ptr<http::ResponseSink> sink, upstream::UpstreamClient &upstream,
-                 const Clock &clock, QObject *parent = nullptr);
+                 RoutingState &routing, const Clock &clock, QObject *parent = nullptr);
     ~ChatExchange() override;
 
-    // Starts the first attempt. Call once.
+    // Plans the attempts and starts the first. Call once.
     void start();
-
-    // The full candidate list for a request, in the order it will be tried.
-    static std::vector<ChatCandidate> buildCandidates(const Workspace &workspace, const QStringList &chain);
 
 signals:
     // Emitted once when the exchange is over, before it deletes itself.
-    void finished(int status, const sy::service::AttemptTrace &trace);
+    void finished(int status, const sy::service::AttemptTrace &trace, const sy::service::Usage &usage);
 
 private:
     void onHeaders(int status, const http::HeaderList &headers) override;
@@ -58,8 +59,9 @@ private:
     void onError(const upstream::UpstreamError &error) override;
 
     void tryNext();
-    void sendAttempt(const ChatCandidate &candidate);
+    void sendAttempt(const PlannedAttempt &attempt);
     void attemptFailed(const failover::AttemptOutcome &outcome, const QString &reason);
+    void recordSuccess();
     void handleStreamEvent(const api::SseEvent &event);
     void commitStream();
     void interruptStream(const QString &reason);
@@ -68,40 +70,46 @@ private:
     void onFirstChunkTimeout();
     void onClientGone();
     void done(int status);
+    void stopTransfer();
     qint64 attemptLatencyMs() const;
-    http::HeaderList traceHeaders(const ChatCandidate &candidate) const;
-    QByteArray upstreamBody(const ChatCandidate &candidate) const;
+    void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
+    http::HeaderList traceHeaders() const;
+    QByteArray upstreamBody(const PlannedAttempt &attempt) const;
+    metrics::ChannelModel metricsKey() const;
 
-    QByteArray m_requestId;
+    ExchangeContext m_context;
     WorkspacePtr m_workspace;
     ChatRequest m_request;
     std::shared_ptr<http::ResponseSink> m_sink;
     upstream::UpstreamClient &m_upstream;
+    RoutingState &m_routing;
     const Clock &m_clock;
 
-    std::vector<ChatCandidate> m_candidates;
+    AttemptPlan m_plan;
     size_t m_next = 0;
     AttemptTrace m_trace;
     bool m_retriedCurrent = false;
     bool m_finished = false;
+    int m_upstreamAttempts = 0;
 
-    // Last upstream answer that must not fail over (400/404/413/422), returned if nobody answers.
+    // Last upstream answer that must not fail over (400/404/413/422), returned if it is the last word.
     int m_clientErrorStatus = 0;
     QByteArray m_clientErrorBody;
     QByteArray m_clientErrorType;
 
     // The attempt in progress.
-    const ChatCandidate *m_current = nullptr;
+    const PlannedAttempt *m_current = nullptr;
     upstream::TransferId m_transfer = 0;
     bool m_transferActive = false;
     Clock::TimePoint m_attemptStart{};
+    std::optional<Clock::TimePoint> m_firstByteAt;
     int m_status = 0;
     QByteArray m_contentType;
+    QByteArray m_retryAfter;
     QByteArray m_body;
     api::SseParser m_sse;
     std::vector<QByteArray> m_heldEvents;   // stream events before commit
     bool m_committed = false;
-    bool m_sawDone = false;
     Usage m_usage;
     QTimer m_firstChunkTimer;
 };

@@ -13,18 +13,76 @@ ErrorReply badRequest(const QString &message, const QByteArray &code = {}, const
     return ErrorReply{400, message, code, param};
 }
 
-// Adds `id` (or what a virtual model expands to) to the chain when usable; the primary's
-// problems are errors, a fallback's are skipped silently (SPEC §3.2).
-void appendModel(const Workspace &ws, const QString &id, const QDate &today, QStringList &chain)
+// What the request needs from a model beyond plain chat.
+struct Needs {
+    bool vision = false;
+};
+
+Needs needsOf(const QJsonObject &body)
 {
-    if (const config::VirtualModel *vm = ws.findVirtualModel(id)) {
-        appendModel(ws, vm->primary, today, chain);
-        for (const QString &fallback : vm->fallbacks)
-            appendModel(ws, fallback, today, chain);
-        return;
+    Needs needs;
+    for (const QJsonValue &message : body.value("messages").toArray()) {
+        for (const QJsonValue &part : message.toObject().value("content").toArray()) {
+            const QString type = part.toObject().value("type").toString();
+            if (type == QLatin1String("image_url") || type == QLatin1String("input_image") || type == QLatin1String("image"))
+                needs.vision = true;
+        }
     }
-    if (ws.modelState(id, today) == ModelState::Available && !chain.contains(id))
-        chain.append(id);
+    return needs;
+}
+
+// Why `model` cannot serve a chat request with `needs`, as {code, reason}; empty when it can.
+QPair<QByteArray, QString> incapability(const config::Model &model, const Needs &needs)
+{
+    if (!model.capabilities.contains(QLatin1String("chat")))
+        return {"unsupported_model_api", QStringLiteral("model '%1' does not serve chat completions").arg(model.id)};
+    if (needs.vision && !model.capabilities.contains(QLatin1String("vision")))
+        return {"unsupported_model_input", QStringLiteral("model '%1' does not accept image input").arg(model.id)};
+    return {};
+}
+
+struct ChainBuilder {
+    const Workspace &ws;
+    const QDate &today;
+    Needs needs;
+    ChatRequest &request;
+
+    // Adds `id` (or what a virtual model expands to) to the chain when usable; unknown, disabled
+    // and duplicate fallbacks are skipped silently (SPEC §3.2), incapable ones with a record (§3.3).
+    void append(const QString &id)
+    {
+        if (const config::VirtualModel *vm = ws.findVirtualModel(id)) {
+            append(vm->primary);
+            for (const QString &fallback : vm->fallbacks)
+                append(fallback);
+            return;
+        }
+        if (ws.modelState(id, today) != ModelState::Available || request.chain.contains(id))
+            return;
+        if (const auto [code, reason] = incapability(*ws.findModel(id), needs); !code.isEmpty()) {
+            request.incapableFallbacks.append({id, reason});
+            return;
+        }
+        request.chain.append(id);
+    }
+};
+
+// Strips a routing suffix from `id` and applies it (SPEC §3.5: :nitro, :floor).
+QString applySuffix(const QString &id, ChatRequest &request)
+{
+    if (id.endsWith(QLatin1String(":nitro"))) {
+        request.admitPriority = true;
+        if (!request.preferences.sort)
+            request.preferences.sort = routing::SortSpec{routing::SortBy::Throughput};
+        return id.chopped(6);
+    }
+    if (id.endsWith(QLatin1String(":floor"))) {
+        request.admitFlex = true;
+        if (!request.preferences.sort)
+            request.preferences.sort = routing::SortSpec{routing::SortBy::Price};
+        return id.chopped(6);
+    }
+    return id;
 }
 
 } // namespace
@@ -50,7 +108,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
 
     if (modelValue.isString() && !modelValue.toString().isEmpty())
         request.primaryModel = modelValue.toString();
-    else if (!modelValue.isUndefined() && !modelValue.isNull())
+    else if (!modelValue.isUndefined() && !modelValue.isNull() && !modelValue.isString())
         return badRequest(QStringLiteral("'model' must be a string."), {}, "model");
     else if (!models.isEmpty() && models.first().isString())
         request.primaryModel = models.first().toString();
@@ -68,6 +126,15 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         return badRequest(QStringLiteral("'stream' must be true or false."), {}, "stream");
     request.stream = stream.toBool(false);
     request.clientWantsUsage = request.body.value("stream_options").toObject().value("include_usage").toBool(false);
+    request.user = request.body.value("user").toString();
+    for (auto it = request.body.constBegin(); it != request.body.constEnd(); ++it)
+        request.parameters.insert(it.key());
+
+    auto preferences = routing::parseProviderPreferences(request.body.value("provider"));
+    if (const auto *error = std::get_if<routing::PreferencesError>(&preferences))
+        return badRequest(error->message, "invalid_provider_preferences", error->param);
+    request.preferences = std::get<routing::ProviderPreferences>(std::move(preferences));
+    request.primaryModel = applySuffix(request.primaryModel, request);
 
     // Step 1: the primary decides the request's fate.
     const QString &primary = request.primaryModel;
@@ -86,14 +153,34 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         }
     }
 
+    // Step 3 for the primary: a model that cannot serve the request is the client's error.
+    const Needs needs = needsOf(request.body);
+    const config::VirtualModel *virtualPrimary = ws.findVirtualModel(primary);
+    const QString realPrimary = virtualPrimary ? virtualPrimary->primary : primary;
+    if (const config::Model *model = ws.findModel(realPrimary)) {
+        if (const auto [code, reason] = incapability(*model, needs); !code.isEmpty())
+            return badRequest(reason + QLatin1Char('.'), code, "model");
+    }
+
     // Step 2: primary, `models` in order, virtual fallbacks, then the default model.
-    appendModel(ws, primary, today, request.chain);
+    ChainBuilder chain{ws, today, needs, request};
+    chain.append(realPrimary);
     for (const QJsonValue &m : models) {
-        if (m.isString())
-            appendModel(ws, m.toString(), today, request.chain);
+        // The primary may itself be models[0]; a virtual primary's fallbacks come after `models`.
+        if (!m.isString() || m.toString() == primary)
+            continue;
+        // A fallback's routing suffix is dropped: sort and tiers are the request's, set by the primary.
+        QString id = m.toString();
+        if (id.endsWith(QLatin1String(":nitro")) || id.endsWith(QLatin1String(":floor")))
+            id.chop(6);
+        chain.append(id);
+    }
+    if (virtualPrimary) {
+        for (const QString &fallback : virtualPrimary->fallbacks)
+            chain.append(fallback);
     }
     if (ws.config().defaultModel)
-        appendModel(ws, *ws.config().defaultModel, today, request.chain);
+        chain.append(*ws.config().defaultModel);
     if (request.chain.isEmpty())
         return ErrorReply{503, QStringLiteral("No model of the request is available."), "model_unavailable", "model", 60};
     return request;

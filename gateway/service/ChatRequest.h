@@ -1,10 +1,12 @@
 #pragma once
 // ChatRequest: a client's Chat Completions body, checked and with its model chain resolved
 // (SPEC §3 steps 1–2). Pure: no I/O, the date is passed in.
+#include "routing/ProviderPreferences.h"
 #include "service/ErrorReply.h"
 #include "service/Workspace.h"
 
 #include <QJsonObject>
+#include <QSet>
 #include <QStringList>
 #include <variant>
 
@@ -16,10 +18,20 @@ struct ChatRequest {
     bool clientWantsUsage = false;   // stream_options.include_usage
     QString primaryModel;
     QStringList chain;          // primary first, then the fallbacks that can be tried, no duplicates
+    // Fallbacks left out because they cannot serve this request (SPEC §3.3), with the reason.
+    QList<QPair<QString, QString>> incapableFallbacks;
+
+    routing::ProviderPreferences preferences;   // the `provider` object (and :nitro / :floor)
+    bool admitPriority = false;                 // :nitro
+    bool admitFlex = false;                     // :floor
+    QSet<QString> parameters;                   // top-level body fields, for require_parameters
+    QString user;                               // the `user` field, a conversation hint
 };
 
 // Parses and checks `rawBody` against `workspace` on `today`. Errors: 400 (malformed JSON, not an
-// object, missing or unknown model, missing messages), 503 (primary disabled or past sunset).
+// object, missing or unknown model, missing messages, a bad `provider` object, a primary that
+// cannot serve the request: unsupported_model_api / unsupported_model_input), 503 (primary
+// disabled or past sunset). A `:nitro` / `:floor` suffix on the model is stripped and applied.
 std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody,
                                                        const Workspace &workspace, const QDate &today);
 

@@ -10,6 +10,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
+#include "routing/StickyConversations.h"
 
 namespace sy::service {
 
@@ -41,6 +43,7 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     , m_clock(clock)
     , m_workspace(std::make_shared<const Workspace>(std::move(config)))
     , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::CurlUpstreamClient>())
+    , m_routing(std::make_unique<RoutingState>(clock, QRandomGenerator::system()->generate()))
 {
     m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
     m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
@@ -124,10 +127,15 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
         return finishRequest(requestId, 403);
     }
 
+    ExchangeContext context;
+    context.requestId = requestId;
+    context.simulateFail = parseSimulateFail(request.header("x-simulate-fail"));
+    context.conversation = routing::conversationKey(key->name, chat.primaryModel, request.header("x-session-id"),
+                                                    chat.user, chat.body.value("messages").toArray());
     ++m_counters.inFlight;
-    auto *exchange = new ChatExchange(requestId, std::move(workspace), std::move(chat), std::move(sink),
-                                      *m_upstream, m_clock, this);
-    connect(exchange, &ChatExchange::finished, this, [this, requestId](int status, const AttemptTrace &) {
+    auto *exchange = new ChatExchange(std::move(context), std::move(workspace), std::move(chat), std::move(sink),
+                                      *m_upstream, *m_routing, m_clock, this);
+    connect(exchange, &ChatExchange::finished, this, [this, requestId](int status, const AttemptTrace &, const Usage &) {
         --m_counters.inFlight;
         finishRequest(requestId, status);
     });

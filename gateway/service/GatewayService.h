@@ -7,6 +7,7 @@
 #include "config/Config.h"
 #include "core/Clock.h"
 #include "http/HttpFront.h"
+#include "service/RoutingState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
@@ -37,6 +38,8 @@ public:
     QString listenAddress() const;
 
     WorkspacePtr workspace() const { return m_workspace; }
+    // What the gateway has learned across requests (metrics, health, credentials). Gateway thread.
+    RoutingState &routing() { return *m_routing; }
     // Swaps in a new configuration; requests already running keep the one they started with.
     void replaceWorkspace(config::Config config);
     const GatewayCounters &counters() const { return m_counters; }
@@ -58,6 +61,7 @@ private:
     const Clock &m_clock;
     WorkspacePtr m_workspace;
     std::unique_ptr<upstream::UpstreamClient> m_upstream;
+    std::unique_ptr<RoutingState> m_routing;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;
     GatewayCounters m_counters;

@@ -13,6 +13,13 @@ Workspace::Workspace(config::Config config)
         m_modelById.insert(m_config.models[i].id, i);
     for (int i = 0; i < int(m_config.virtualModels.size()); ++i)
         m_virtualById.insert(m_config.virtualModels[i].id, i);
+    for (const config::Channel &channel : m_config.channels)
+        ++m_channelsPerProvider[channel.provider];
+}
+
+QString Workspace::channelLabel(const config::Channel &channel) const
+{
+    return m_channelsPerProvider.value(channel.provider) > 1 ? channel.id : channel.provider;
 }
 
 const config::Key *Workspace::findKeyBySecret(QByteArrayView secret) const

@@ -33,12 +33,16 @@ public:
     ModelState modelState(const QString &id, const QDate &today) const;
     // Enabled channels that serve `modelId`, in configuration order.
     std::vector<ChannelRoute> routesFor(const QString &modelId) const;
+    // How a channel is named in X-TsarRouter-* headers: its provider slug, or its channel id
+    // where several channels share that provider (SPEC §6).
+    QString channelLabel(const config::Channel &channel) const;
 
 private:
     config::Config m_config;
     QHash<QByteArray, int> m_keyByHash;
     QHash<QString, int> m_modelById;
     QHash<QString, int> m_virtualById;
+    QHash<QString, int> m_channelsPerProvider;
 };
 
 using WorkspacePtr = std::shared_ptr<const Workspace>;

@@ -1,0 +1,31 @@
+#pragma once
+// ChannelFilters: the hard exclusions of SPEC §3.4, one (channel, model) at a time. A channel
+// either passes or is dropped with the first reason that applies, in this order: disabled, tier,
+// provider.only, provider.ignore, max_price, quantizations, require_parameters, data_collection,
+// zdr, enforce_distillable_text.
+//
+// Thread: any; pure functions.
+#include "routing/ChannelSelector.h"
+
+#include <QString>
+#include <optional>
+
+namespace sy::routing {
+
+// The request parameters `require_parameters` checks: the OpenAI / OpenRouter vocabulary of
+// sampling, output-shape and tool controls that a channel lists in `supported_parameters`.
+// Everything else in a body (model, messages, stream, provider, models, user, metadata, …) is
+// about the gateway or the transport, not about what the upstream model must support, and is
+// never checked. Callers pass canonical (OpenAI-named) top-level fields.
+const QStringList &knownLlmParameters();
+bool isKnownLlmParameter(const QString &name);
+
+// True when `name` (from provider.order / only / ignore) designates `channel`: its provider slug
+// or its channel id, compared case-insensitively.
+bool providerNameMatches(const config::Channel &channel, const QString &name);
+
+// Why `channel` must not serve `served` for this request, or nullopt when it may.
+std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
+                                       const SelectionRequest &request);
+
+} // namespace sy::routing

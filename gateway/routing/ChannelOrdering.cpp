@@ -1,0 +1,200 @@
+// Ordering steps of SPEC §3.5. See ChannelOrdering.h for the contracts.
+#include "routing/ChannelOrdering.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sy::routing {
+
+double candidatePrice(const Candidate &candidate)
+{
+    return candidate.served->price.prompt + candidate.served->price.completion;
+}
+
+namespace {
+
+QString idsOf(const std::vector<Candidate> &candidates)
+{
+    QStringList ids;
+    for (const Candidate &candidate : candidates)
+        ids.append(candidate.channel->id);
+    return ids.join(QStringLiteral(", "));
+}
+
+// Stable partition that also reports what moved, for the trace.
+template <class Predicate>
+std::vector<Candidate> moveToEnd(std::vector<Candidate> &group, Predicate shouldMove)
+{
+    std::vector<Candidate> kept;
+    std::vector<Candidate> moved;
+    for (Candidate &candidate : group)
+        (shouldMove(candidate) ? moved : kept).push_back(candidate);
+    group = kept;
+    group.insert(group.end(), moved.begin(), moved.end());
+    return moved;
+}
+
+// True when any given percentile is missed; `better(value, threshold)` says the value meets it.
+template <class Meets>
+bool missesAny(const metrics::Percentiles &observed, const PercentileThresholds &thresholds, Meets meets)
+{
+    const std::pair<const std::optional<double> &, double> pairs[] = {
+        {thresholds.p50, observed.p50}, {thresholds.p75, observed.p75},
+        {thresholds.p90, observed.p90}, {thresholds.p99, observed.p99}};
+    return std::any_of(std::begin(pairs), std::end(pairs), [&](const auto &pair) {
+        return pair.first.has_value() && !meets(pair.second, *pair.first);
+    });
+}
+
+} // namespace
+
+ChannelOrdering::ChannelOrdering(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random)
+    : m_metrics(metrics), m_health(health), m_random(random)
+{
+}
+
+metrics::MetricsSnapshot ChannelOrdering::snapshotOf(const Candidate &candidate) const
+{
+    return m_metrics.snapshot(metrics::ChannelModel{candidate.channel->id, candidate.modelId});
+}
+
+double ChannelOrdering::weight(const Candidate &candidate) const
+{
+    const double price = std::max(candidatePrice(candidate), kMinWeightedPrice);
+    double factor = m_health.healthFactor(candidate.channel->id, candidate.modelId);
+    if (!std::isfinite(factor) || factor < kMinHealthFactor)
+        factor = kMinHealthFactor;
+    factor = std::min(factor, 1.0);
+    return factor / (price * price);
+}
+
+std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> group)
+{
+    std::vector<Candidate> drawn;
+    drawn.reserve(group.size());
+    std::vector<double> weights;
+    weights.reserve(group.size());
+    for (const Candidate &candidate : group)
+        weights.push_back(weight(candidate));
+
+    while (!group.empty()) {
+        double total = 0;
+        for (double w : weights)
+            total += w;
+        const double target = m_random.uniform() * total;
+        // The last one also takes a target that rounding pushed to (or past) the total.
+        std::size_t pick = group.size() - 1;
+        double cumulative = 0;
+        for (std::size_t i = 0; i < group.size(); ++i) {
+            cumulative += weights[i];
+            if (target < cumulative) {
+                pick = i;
+                break;
+            }
+        }
+        drawn.push_back(group[pick]);
+        group.erase(group.begin() + static_cast<std::ptrdiff_t>(pick));
+        weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(pick));
+    }
+    return drawn;
+}
+
+std::vector<Candidate> ChannelOrdering::defaultOrder(std::vector<Candidate> group, QStringList &trace)
+{
+    std::vector<Candidate> stable;
+    std::vector<Candidate> failed;
+    for (Candidate &candidate : group)
+        (m_health.failedRecently(candidate.channel->id) ? failed : stable).push_back(candidate);
+
+    std::vector<Candidate> ordered = weightedDraw(std::move(stable));
+    const std::vector<Candidate> failedOrdered = weightedDraw(std::move(failed));
+    ordered.insert(ordered.end(), failedOrdered.begin(), failedOrdered.end());
+
+    trace.append(QStringLiteral("weighted random by 1/price² × health"));
+    if (!failedOrdered.empty())
+        trace.append(QStringLiteral("%1 failed recently → last").arg(idsOf(failedOrdered)));
+    return ordered;
+}
+
+std::optional<double> ChannelOrdering::sortKey(const Candidate &candidate, SortBy by) const
+{
+    switch (by) {
+    case SortBy::Price:
+        return candidatePrice(candidate);
+    case SortBy::Throughput: {
+        const auto tokensPerSecond = snapshotOf(candidate).tokensPerSecond;
+        if (!tokensPerSecond)
+            return std::nullopt;
+        return -tokensPerSecond->p50;   // highest first
+    }
+    case SortBy::Latency: {
+        // Latency = time to first token (OpenRouter's latency): total latency grows with the
+        // length of each answer and would rank channels by what they were asked, not how fast
+        // they start.
+        const auto ttft = snapshotOf(candidate).ttftMs;
+        if (!ttft)
+            return std::nullopt;
+        return ttft->p50;
+    }
+    }
+    return std::nullopt;
+}
+
+void ChannelOrdering::sortBy(std::vector<Candidate> &group, SortBy by, QStringList &trace) const
+{
+    std::vector<std::pair<std::optional<double>, Candidate>> keyed;
+    keyed.reserve(group.size());
+    for (const Candidate &candidate : group)
+        keyed.emplace_back(sortKey(candidate, by), candidate);
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) {
+        if (a.first.has_value() != b.first.has_value())
+            return a.first.has_value();     // with metrics before without
+        return a.first.has_value() && *a.first < *b.first;
+    });
+
+    std::vector<Candidate> withoutMetrics;
+    group.clear();
+    for (const auto &[key, candidate] : keyed) {
+        group.push_back(candidate);
+        if (!key)
+            withoutMetrics.push_back(candidate);
+    }
+
+    static const char *const descriptions[] = {"price (prompt+completion, cheapest first)",
+                                               "throughput (p50 tokens/s, highest first)",
+                                               "latency (p50 time to first token, lowest first)"};
+    trace.append(QStringLiteral("sort by %1").arg(QLatin1String(descriptions[static_cast<int>(by)])));
+    if (!withoutMetrics.empty())
+        trace.append(QStringLiteral("%1 without metrics → last").arg(idsOf(withoutMetrics)));
+}
+
+void ChannelOrdering::demoteThresholdMisses(std::vector<Candidate> &group, const ProviderPreferences &prefs,
+                                            QStringList &trace) const
+{
+    if (!prefs.preferredMinThroughput && !prefs.preferredMaxLatency)
+        return;
+    const auto misses = [&](const Candidate &candidate) {
+        const metrics::MetricsSnapshot snapshot = snapshotOf(candidate);
+        if (prefs.preferredMinThroughput && snapshot.tokensPerSecond
+            && missesAny(*snapshot.tokensPerSecond, *prefs.preferredMinThroughput,
+                         [](double observed, double minimum) { return observed >= minimum; }))
+            return true;
+        // Thresholds are in seconds, time to first token in ms.
+        return prefs.preferredMaxLatency && snapshot.ttftMs
+            && missesAny(*snapshot.ttftMs, *prefs.preferredMaxLatency,
+                         [](double observedMs, double maximumSeconds) { return observedMs <= maximumSeconds * 1000.0; });
+    };
+    const std::vector<Candidate> moved = moveToEnd(group, misses);
+    if (!moved.empty())
+        trace.append(QStringLiteral("%1 below preferred thresholds → end").arg(idsOf(moved)));
+}
+
+void ChannelOrdering::demoteCoolingDown(std::vector<Candidate> &group, QStringList &trace) const
+{
+    const std::vector<Candidate> moved = moveToEnd(
+        group, [&](const Candidate &candidate) { return m_health.isCoolingDown(candidate.channel->id); });
+    if (!moved.empty())
+        trace.append(QStringLiteral("%1 cooling down → very end (last resort)").arg(idsOf(moved)));
+}
+
+} // namespace sy::routing

@@ -1,0 +1,74 @@
+#include "upstream/CurlSocketWatcher.h"
+
+namespace sy::upstream::detail {
+
+// Parented to the context so they follow it across threads; as members they are destroyed (and
+// leave the context's children) before the context itself.
+struct CurlSocketWatcher::Watch {
+    explicit Watch(QObject *context)
+        : read(QSocketNotifier::Read, context), write(QSocketNotifier::Write, context)
+    {
+        read.setEnabled(false);
+        write.setEnabled(false);
+    }
+    QSocketNotifier read;
+    QSocketNotifier write;
+};
+
+CurlSocketWatcher::CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity)
+    : multi_(multi), context_(context), onActivity_(std::move(onActivity))
+{
+    curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &CurlSocketWatcher::onCurlSocket);
+    curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+}
+
+CurlSocketWatcher::~CurlSocketWatcher() = default;
+
+CurlSocketWatcher::Watch *CurlSocketWatcher::takeWatch()
+{
+    if (!free_.empty()) {
+        Watch *watch = free_.back();
+        free_.pop_back();
+        return watch;
+    }
+    auto owned = std::make_unique<Watch>(context_);
+    Watch *watch = owned.get();
+    // The notifier's own socket is read at activation, so a recycled pair reports the right fd.
+    QObject::connect(&watch->read, &QSocketNotifier::activated, context_,
+                     [this](QSocketDescriptor socket) {
+                         onActivity_(curl_socket_t(qintptr(socket)), CURL_CSELECT_IN);
+                     });
+    QObject::connect(&watch->write, &QSocketNotifier::activated, context_,
+                     [this](QSocketDescriptor socket) {
+                         onActivity_(curl_socket_t(qintptr(socket)), CURL_CSELECT_OUT);
+                     });
+    watches_.push_back(std::move(owned));
+    return watch;
+}
+
+int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void *self,
+                                    void *watchPtr)
+{
+    auto *watcher = static_cast<CurlSocketWatcher *>(self);
+    auto *watch = static_cast<Watch *>(watchPtr);
+    if (what == CURL_POLL_REMOVE) {
+        // curl forgets the assigned pointer along with the socket.
+        if (watch) {
+            watch->read.setEnabled(false);
+            watch->write.setEnabled(false);
+            watcher->free_.push_back(watch);
+        }
+        return 0;
+    }
+    if (!watch) {
+        watch = watcher->takeWatch();
+        watch->read.setSocket(qintptr(socket));
+        watch->write.setSocket(qintptr(socket));
+        curl_multi_assign(watcher->multi_, socket, watch);
+    }
+    watch->read.setEnabled(what == CURL_POLL_IN || what == CURL_POLL_INOUT);
+    watch->write.setEnabled(what == CURL_POLL_OUT || what == CURL_POLL_INOUT);
+    return 0;
+}
+
+} // namespace sy::upstream::detail

@@ -1,0 +1,61 @@
+#include "upstream/CurlErrors.h"
+#include "upstream/UpstreamClient.h"
+
+namespace sy::upstream {
+
+const char *errorKindName(UpstreamErrorKind kind)
+{
+    switch (kind) {
+    case UpstreamErrorKind::Connect: return "connect";
+    case UpstreamErrorKind::FirstByteTimeout: return "first_byte_timeout";
+    case UpstreamErrorKind::IdleTimeout: return "idle_timeout";
+    case UpstreamErrorKind::Reset: return "reset";
+    case UpstreamErrorKind::Protocol: return "protocol";
+    case UpstreamErrorKind::Other: return "other";
+    }
+    return "other";
+}
+
+namespace detail {
+
+UpstreamErrorKind classifyCurlResult(CURLcode code, bool requestStarted)
+{
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_USE_SSL_FAILED:
+        return UpstreamErrorKind::Connect;
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2_STREAM:
+        return UpstreamErrorKind::Reset;
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_BAD_CONTENT_ENCODING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP3:
+        return UpstreamErrorKind::Protocol;
+    case CURLE_UNSUPPORTED_PROTOCOL:
+        return requestStarted ? UpstreamErrorKind::Protocol : UpstreamErrorKind::Other;
+    default:
+        return UpstreamErrorKind::Other;
+    }
+}
+
+} // namespace detail
+} // namespace sy::upstream
