@@ -62,7 +62,11 @@ void HealthTracker::recordSuccess(const QString &channelId, const QString &model
     if (it == c.normalLatencyMs.end())
         c.normalLatencyMs.insert(modelId, ms);
     else
-        *it = *it * 0.95 + ms * 0.05;
+    {
+        // A slowdown must not become the new normal as fast as it is noticed: outliers move it slowly.
+        const double weight = ms > *it * m_policy.slowRatio ? 0.01 : 0.05;
+        *it = *it * (1.0 - weight) + ms * weight;
+    }
 }
 
 void HealthTracker::recordFailure(const QString &channelId, const QString &modelId)

@@ -1,6 +1,7 @@
 #include "limits/CredentialStates.h"
 
-#include <QLocale>
+#include <algorithm>
+#include <cmath>
 
 namespace sy::limits {
 
@@ -68,19 +69,20 @@ std::vector<int> CredentialStates::attemptOrder(const QString &channelId, int co
 std::chrono::milliseconds CredentialStates::parseRetryAfter(const QByteArray &value, std::chrono::milliseconds fallback,
                                                             const QDateTime &now)
 {
+    // An upstream asking for more than a day is treated as a day: the clock arithmetic stays finite.
+    constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
     const QByteArray text = value.trimmed();
     if (text.isEmpty())
         return fallback;
     bool ok = false;
     const double seconds = text.toDouble(&ok);
-    if (ok && seconds >= 0)
-        return std::chrono::milliseconds(qint64(seconds * 1000));
-    const QDateTime at = QLocale::c().toDateTime(QString::fromLatin1(text), QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
-    if (at.isValid()) {
-        QDateTime utc = at;
-        utc.setTimeSpec(Qt::UTC);
-        const qint64 ms = now.msecsTo(utc);
-        return std::chrono::milliseconds(std::max<qint64>(0, ms));
+    if (ok && std::isfinite(seconds) && seconds >= 0)
+        return std::chrono::milliseconds(qint64(std::min(seconds * 1000.0, double(kMaxMs))));
+    if (text.endsWith(" GMT")) {
+        // Qt 6.4's RFC 2822 parser takes "+0000" but not "GMT"; both mean UTC.
+        const QDateTime at = QDateTime::fromString(QString::fromLatin1(text.chopped(3) + "+0000"), Qt::RFC2822Date);
+        if (at.isValid())
+            return std::chrono::milliseconds(std::clamp<qint64>(now.msecsTo(at), 0, kMaxMs));
     }
     return fallback;
 }

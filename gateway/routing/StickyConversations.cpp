@@ -55,24 +55,31 @@ void StickyConversations::remember(const QByteArray &conversation, const QString
 {
     m_entries.insert(conversation, {channelId, m_clock.now()});
     if (m_entries.size() > m_capacity)
-        evict();
+        evict(conversation);
 }
 
-void StickyConversations::evict()
+void StickyConversations::evict(const QByteArray &justRemembered)
 {
-    // Drop expired entries, then the least recently used half of what is left if still full.
+    // Drop expired entries, then the least recently used until half the capacity is left; the
+    // entry just remembered always stays.
     const auto now = m_clock.now();
     m_entries.removeIf([&](const auto &it) { return now - it.value().lastUsed > m_ttl; });
     if (m_entries.size() <= m_capacity)
         return;
-    std::vector<Clock::TimePoint> times;
-    times.reserve(m_entries.size());
-    for (const Entry &e : std::as_const(m_entries))
-        times.push_back(e.lastUsed);
-    auto middle = times.begin() + times.size() / 2;
-    std::nth_element(times.begin(), middle, times.end());
-    const Clock::TimePoint cutoff = *middle;
-    m_entries.removeIf([&](const auto &it) { return it.value().lastUsed <= cutoff; });
+    std::vector<std::pair<Clock::TimePoint, QByteArray>> byAge;
+    byAge.reserve(m_entries.size());
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it) {
+        if (it.key() != justRemembered)
+            byAge.emplace_back(it.value().lastUsed, it.key());
+    }
+    const qsizetype drop = m_entries.size() - std::max(1, m_capacity / 2);
+    if (drop <= 0)
+        return;
+    const auto cut = byAge.begin() + std::min<qsizetype>(drop, qsizetype(byAge.size()));
+    std::nth_element(byAge.begin(), cut, byAge.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto it = byAge.begin(); it != cut; ++it)
+        m_entries.remove(it->second);
 }
 
 } // namespace sy::routing

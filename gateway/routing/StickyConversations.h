@@ -34,7 +34,7 @@ private:
         QString channelId;
         Clock::TimePoint lastUsed;
     };
-    void evict();
+    void evict(const QByteArray &justRemembered);
 
     const Clock &m_clock;
     std::chrono::seconds m_ttl;

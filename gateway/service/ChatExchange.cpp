@@ -145,6 +145,8 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     request.idleTimeout = channel.timeouts.idle;
 
     m_attemptStart = m_clock.now();
+    if (!m_firstAttemptAt)
+        m_firstAttemptAt = m_attemptStart;
     m_routing.metrics.recordStart(metricsKey());
     m_transfer = m_upstream.send(std::move(request), this);
     m_transferActive = true;
@@ -444,7 +446,7 @@ void ChatExchange::replyAllFailed()
                              "upstream_rate_limited", {}, int(std::max<qint64>(1, wait))};
             reply.metadata.insert("attempts", m_trace.toJson());
             sendErrorReply(*m_sink, m_context.requestId, reply);
-            return done(429);
+            return done(429, reply.message);
         }
     }
     const QString message = m_request.chain.size() == 1
@@ -460,7 +462,7 @@ void ChatExchange::replyAllFailed()
         reply.metadata.insert("filtered", filtered);
     }
     sendErrorReply(*m_sink, m_context.requestId, reply);
-    done(502);
+    done(502, message);
 }
 
 void ChatExchange::onClientGone()
@@ -469,10 +471,10 @@ void ChatExchange::onClientGone()
         return;
     if (m_transferActive)
         m_routing.metrics.recordAbandoned(metricsKey());
-    done(499);  // nginx's "client closed request"; only for the log and metrics
+    done(499, QStringLiteral("client closed the connection"));  // nginx's "client closed request"
 }
 
-void ChatExchange::done(int status)
+void ChatExchange::done(int status, const QString &errorMessage)
 {
     if (m_finished)
         return;
@@ -480,7 +482,31 @@ void ChatExchange::done(int status)
     m_firstChunkTimer.stop();
     m_sink->onClientGone(nullptr);
     stopTransfer();
-    emit finished(status, m_trace, m_usage);
+
+    RequestRecord &record = m_context.record;
+    const auto now = m_clock.now();
+    record.status = status;
+    record.errorMessage = errorMessage;
+    record.chain = m_request.chain;
+    record.stream = m_request.stream;
+    if (status < 400 && m_current) {
+        record.answeringModel = m_current->modelId;
+        record.answeringChannel = m_current->channel->id;
+    }
+    if (m_firstAttemptAt)
+        record.upstreamMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - *m_firstAttemptAt).count();
+    record.totalMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_context.arrivedAt).count();
+    if (m_usage.known && status < 400) {
+        record.promptTokens = m_usage.promptTokens;
+        record.completionTokens = m_usage.completionTokens;
+    }
+    record.attempts = m_trace;
+    record.orderNotes = m_plan.selection.notes;
+    for (const routing::FilteredChannel &f : m_plan.selection.filtered)
+        record.filtered.push_back({f.channelId, f.modelId, f.reason});
+    for (const routing::Candidate &c : m_plan.selection.ordered)
+        record.orderedChannels.append(c.modelId + QLatin1Char('@') + c.channel->id);
+    emit finished(record);
     deleteLater();
 }
 

@@ -14,6 +14,7 @@
 #include "service/AttemptPlan.h"
 #include "service/AttemptTrace.h"
 #include "service/ChatRequest.h"
+#include "service/RequestRecord.h"
 #include "service/RoutingState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
@@ -33,6 +34,8 @@ struct Usage {
 // What the service knows about the request beyond its body.
 struct ExchangeContext {
     QByteArray requestId;
+    RequestRecord record;              // filled in so far by the service (id, key, timings of auth)
+    Clock::TimePoint arrivedAt{};
     QSet<QString> simulateFail;        // X-Simulate-Fail
     QByteArray conversation;           // sticky conversation key
 };
@@ -49,8 +52,8 @@ public:
     void start();
 
 signals:
-    // Emitted once when the exchange is over, before it deletes itself.
-    void finished(int status, const sy::service::AttemptTrace &trace, const sy::service::Usage &usage);
+    // Emitted once when the exchange is over, before it deletes itself, with the complete record.
+    void finished(const sy::service::RequestRecord &record);
 
 private:
     void onHeaders(int status, const http::HeaderList &headers) override;
@@ -69,7 +72,7 @@ private:
     void replyAllFailed();
     void onFirstChunkTimeout();
     void onClientGone();
-    void done(int status);
+    void done(int status, const QString &errorMessage = {});
     void stopTransfer();
     qint64 attemptLatencyMs() const;
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
@@ -112,6 +115,7 @@ private:
     bool m_committed = false;
     Usage m_usage;
     QTimer m_firstChunkTimer;
+    std::optional<Clock::TimePoint> m_firstAttemptAt;
 };
 
 } // namespace sy::service

@@ -44,6 +44,7 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     , m_workspace(std::make_shared<const Workspace>(std::move(config)))
     , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::CurlUpstreamClient>())
     , m_routing(std::make_unique<RoutingState>(clock, QRandomGenerator::system()->generate()))
+    , m_log(std::make_unique<RequestLog>())
 {
     m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
     m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
@@ -52,7 +53,11 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     registerRoutes();
 }
 
-GatewayService::~GatewayService() = default;
+GatewayService::~GatewayService()
+{
+    // Exchanges in flight use the upstream client and the routing state: they go first.
+    qDeleteAll(findChildren<ChatExchange *>(QString(), Qt::FindDirectChildrenOnly));
+}
 
 bool GatewayService::start(QString *error)
 {
@@ -107,48 +112,99 @@ const config::Key *GatewayService::authenticate(const http::HttpRequest &request
     return nullptr;
 }
 
+RequestRecord GatewayService::startRecord(const char *endpoint, const QByteArray &requestId) const
+{
+    RequestRecord record;
+    record.id = requestId;
+    record.at = m_clock.wallNow();
+    record.endpoint = QString::fromLatin1(endpoint);
+    return record;
+}
+
 void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
+    const auto arrivedAt = m_clock.now();
     const QByteArray requestId = newRequestId();
     ++m_counters.requests;
+    RequestRecord record = startRecord("chat.completions", requestId);
     WorkspacePtr workspace = m_workspace;
     const config::Key *key = authenticate(request, *sink, requestId, *workspace);
     if (!key)
-        return finishRequest(requestId, 401);
+        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
+    record.keyName = key->name;
+    record.authMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
 
     auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date());
     if (auto *error = std::get_if<ErrorReply>(&parsed)) {
         sendErrorReply(*sink, requestId, *error);
-        return finishRequest(requestId, error->status);
+        return finishRecord(std::move(record), error->status, arrivedAt, error->message);
     }
     ChatRequest chat = std::get<ChatRequest>(std::move(parsed));
-    if (!key->allowedModels.isEmpty() && !key->allowedModels.contains(chat.primaryModel)) {
-        sendErrorReply(*sink, requestId, ErrorReply{403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"});
-        return finishRequest(requestId, 403);
+    record.requestedModel = chat.primaryModel;
+    record.stream = chat.stream;
+    if (!key->allowedModels.isEmpty()) {
+        // The guardrail covers every model the request could reach, fallbacks included (SPEC §8).
+        chat.chain.removeIf([&](const QString &model) { return !key->allowedModels.contains(model); });
+        const bool primaryAllowed = key->allowedModels.contains(chat.primaryModel)
+            || (workspace->findVirtualModel(chat.primaryModel) && !chat.chain.isEmpty());
+        if (!primaryAllowed || chat.chain.isEmpty()) {
+            const ErrorReply reply{403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"};
+            sendErrorReply(*sink, requestId, reply);
+            return finishRecord(std::move(record), 403, arrivedAt, reply.message);
+        }
     }
 
     ExchangeContext context;
     context.requestId = requestId;
+    context.record = std::move(record);
+    context.arrivedAt = arrivedAt;
     context.simulateFail = parseSimulateFail(request.header("x-simulate-fail"));
     context.conversation = routing::conversationKey(key->name, chat.primaryModel, request.header("x-session-id"),
                                                     chat.user, chat.body.value("messages").toArray());
     ++m_counters.inFlight;
     auto *exchange = new ChatExchange(std::move(context), std::move(workspace), std::move(chat), std::move(sink),
                                       *m_upstream, *m_routing, m_clock, this);
-    connect(exchange, &ChatExchange::finished, this, [this, requestId](int status, const AttemptTrace &, const Usage &) {
+    connect(exchange, &ChatExchange::finished, this, [this](const RequestRecord &finished) {
         --m_counters.inFlight;
-        finishRequest(requestId, status);
+        recordFinished(finished);
     });
     exchange->start();
 }
 
+void GatewayService::finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error)
+{
+    record.status = status;
+    record.errorMessage = error;
+    record.totalMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
+    recordFinished(record);
+}
+
+void GatewayService::recordFinished(const RequestRecord &record)
+{
+    if (record.status >= 200 && record.status < 300)
+        ++m_counters.succeeded;
+    else
+        ++m_counters.failed;
+    if (record.failedOver())
+        ++m_counters.failedOver;
+    ++m_counters.byStatus[record.status];
+    m_counters.promptTokens += record.promptTokens;
+    m_counters.completionTokens += record.completionTokens;
+    m_log->add(record);
+    emit requestFinished(record.id, record.status);
+}
+
 void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
+    const auto arrivedAt = m_clock.now();
     const QByteArray requestId = newRequestId();
     ++m_counters.requests;
+    RequestRecord record = startRecord("models", requestId);
     WorkspacePtr workspace = m_workspace;
-    if (!authenticate(request, *sink, requestId, *workspace))
-        return finishRequest(requestId, 401);
+    const config::Key *key = authenticate(request, *sink, requestId, *workspace);
+    if (!key)
+        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
+    record.keyName = key->name;
 
     const QDate today = m_clock.wallNow().date();
     QJsonArray data;
@@ -178,7 +234,7 @@ void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<h
         data.append(QJsonObject{{"id", vm.id}, {"object", "model"}, {"created", 0}, {"owned_by", "switchyard"}});
     sink->respond(200, {{"Content-Type", "application/json"}, {"x-request-id", requestId}},
                   QJsonDocument(QJsonObject{{"object", "list"}, {"data", data}}).toJson(QJsonDocument::Compact));
-    finishRequest(requestId, 200);
+    finishRecord(std::move(record), 200, arrivedAt);
 }
 
 void GatewayService::handleHealth(http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink)
@@ -194,23 +250,23 @@ void GatewayService::handleHealth(http::HttpRequest &&, std::shared_ptr<http::Re
 
 void GatewayService::handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
+    const auto arrivedAt = m_clock.now();
     const QByteArray requestId = newRequestId();
     ++m_counters.requests;
-    if (!authenticate(request, *sink, requestId, *m_workspace))
-        return finishRequest(requestId, 401);
-    sendErrorReply(*sink, requestId, ErrorReply{404, QStringLiteral("Unknown route: %1 %2")
-                                                         .arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path)),
-                                                "unknown_route"});
-    finishRequest(requestId, 404);
-}
-
-void GatewayService::finishRequest(const QByteArray &requestId, int status)
-{
-    if (status >= 200 && status < 300)
-        ++m_counters.succeeded;
-    else
-        ++m_counters.failed;
-    emit requestFinished(requestId, status);
+    RequestRecord record = startRecord("unknown", requestId);
+    const config::Key *key = authenticate(request, *sink, requestId, *m_workspace);
+    if (!key)
+        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
+    record.keyName = key->name;
+    // A known endpoint asked with the wrong method is a 405, not an unknown route.
+    static const QSet<QByteArray> knownPaths{"/v1/chat/completions", "/v1/models"};
+    const bool known = knownPaths.contains(request.path);
+    const ErrorReply reply{known ? 405 : 404,
+                           known ? QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))
+                                 : QStringLiteral("Unknown route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path)),
+                           known ? "method_not_allowed" : "unknown_route"};
+    sendErrorReply(*sink, requestId, reply);
+    finishRecord(std::move(record), reply.status, arrivedAt, reply.message);
 }
 
 } // namespace sy::service

@@ -7,6 +7,7 @@
 #include "config/Config.h"
 #include "core/Clock.h"
 #include "http/HttpFront.h"
+#include "service/RequestLog.h"
 #include "service/RoutingState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
@@ -20,7 +21,11 @@ struct GatewayCounters {
     quint64 requests = 0;      // every request that reached a /v1 handler
     quint64 succeeded = 0;     // answered 2xx
     quint64 failed = 0;        // answered with an error status
+    quint64 failedOver = 0;    // answered after more than one attempt (or a failed one)
     int inFlight = 0;          // chat requests not finished yet
+    QHash<int, quint64> byStatus;
+    quint64 promptTokens = 0;
+    quint64 completionTokens = 0;
 };
 
 class GatewayService : public QObject {
@@ -43,6 +48,8 @@ public:
     // Swaps in a new configuration; requests already running keep the one they started with.
     void replaceWorkspace(config::Config config);
     const GatewayCounters &counters() const { return m_counters; }
+    RequestLog &requestLog() { return *m_log; }
+    const http::HttpFront &front() const { return *m_front; }
 
 signals:
     void requestFinished(const QByteArray &requestId, int status);
@@ -56,12 +63,15 @@ private:
     void handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
-    void finishRequest(const QByteArray &requestId, int status);
+    RequestRecord startRecord(const char *endpoint, const QByteArray &requestId) const;
+    void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
+    void recordFinished(const RequestRecord &record);
 
     const Clock &m_clock;
     WorkspacePtr m_workspace;
     std::unique_ptr<upstream::UpstreamClient> m_upstream;
     std::unique_ptr<RoutingState> m_routing;
+    std::unique_ptr<RequestLog> m_log;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;
     GatewayCounters m_counters;

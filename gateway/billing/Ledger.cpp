@@ -1,0 +1,118 @@
+#include "billing/Ledger.h"
+
+#include <algorithm>
+
+namespace sy::billing {
+
+Ledger::Ledger(const Clock &clock, Nanos openingBalance)
+    : m_clock(clock)
+    , m_balance(openingBalance)
+{
+}
+
+std::variant<ReservationId, AdmissionRefusal> Ledger::tryAdmit(const QString &keyName,
+                                                               std::optional<Nanos> keySpendLimit, Nanos estimate)
+{
+    // Strictly above zero, after what is already promised to requests in flight.
+    if (addSaturating(m_balance, -m_reserved) <= 0)
+        return AdmissionRefusal::InsufficientBalance;
+    if (keySpendLimit) {
+        const Nanos used = addSaturating(keySpent(keyName), keyReservedInFlight(keyName));
+        if (addSaturating(*keySpendLimit, -used) <= 0)
+            return AdmissionRefusal::SpendLimitReached;
+    }
+
+    const Nanos reserved = std::max<Nanos>(estimate, 0);
+    const ReservationId id = ++m_lastReservation;
+    m_reservations.emplace(id, Reservation{keyName, reserved});
+    m_reserved = addSaturating(m_reserved, reserved);
+    Nanos &keyReserved = m_keyReserved[keyName];
+    keyReserved = addSaturating(keyReserved, reserved);
+    return id;
+}
+
+std::optional<Ledger::Reservation> Ledger::take(ReservationId id)
+{
+    const auto it = m_reservations.find(id);
+    if (it == m_reservations.end())
+        return std::nullopt;
+    Reservation reservation = std::move(it->second);
+    m_reservations.erase(it);
+
+    m_reserved = std::max<Nanos>(m_reserved - reservation.estimate, 0);
+    const auto keyIt = m_keyReserved.find(reservation.keyName);
+    if (keyIt != m_keyReserved.end()) {
+        *keyIt = std::max<Nanos>(*keyIt - reservation.estimate, 0);
+        if (*keyIt == 0)
+            m_keyReserved.erase(keyIt);  // the map holds only keys with requests in flight
+    }
+    if (m_reservations.empty()) {
+        // Totals that saturated (estimates near the Nanos range) cannot be unwound by subtraction;
+        // with nothing in flight they are zero by definition.
+        m_reserved = 0;
+        m_keyReserved.clear();
+    }
+    return reservation;
+}
+
+bool Ledger::settle(ReservationId id, LedgerEntry charge)
+{
+    std::optional<Reservation> reservation = take(id);
+    if (!reservation)
+        return false;
+    if (charge.amount <= 0)
+        return true;  // free: nothing to book
+
+    charge.kind = LedgerEntry::Kind::Charge;
+    charge.keyName = reservation->keyName;
+    m_balance = addSaturating(m_balance, -charge.amount);
+    Nanos &spent = m_keySpent[charge.keyName];
+    spent = addSaturating(spent, charge.amount);
+    book(std::move(charge));
+    return true;
+}
+
+bool Ledger::release(ReservationId id)
+{
+    return take(id).has_value();
+}
+
+bool Ledger::topUp(Nanos amount, const QString &note)
+{
+    if (amount <= 0)
+        return false;
+    LedgerEntry entry;
+    entry.kind = LedgerEntry::Kind::TopUp;
+    entry.amount = amount;
+    entry.note = note;
+    m_balance = addSaturating(m_balance, amount);
+    book(std::move(entry));
+    return true;
+}
+
+void Ledger::book(LedgerEntry entry)
+{
+    entry.sequence = lastSequence() + 1;
+    entry.at = m_clock.wallNow();
+    m_entries.push_back(std::move(entry));
+}
+
+Nanos Ledger::spentSince(const QDateTime &since) const
+{
+    Nanos spent = 0;
+    // Every entry, not a search from the end: the wall clock may have been set back between bookings.
+    for (const LedgerEntry &entry : m_entries) {
+        if (entry.kind == LedgerEntry::Kind::Charge && entry.at >= since)
+            spent = addSaturating(spent, entry.amount);
+    }
+    return spent;
+}
+
+std::vector<LedgerEntry> Ledger::entriesAfter(quint64 sequence) const
+{
+    const auto first = std::upper_bound(m_entries.begin(), m_entries.end(), sequence,
+                                        [](quint64 s, const LedgerEntry &entry) { return s < entry.sequence; });
+    return {first, m_entries.end()};
+}
+
+} // namespace sy::billing
