@@ -44,7 +44,7 @@ std::optional<Ledger::Reservation> Ledger::take(ReservationId id)
     if (keyIt != m_keyReserved.end()) {
         *keyIt = std::max<Nanos>(*keyIt - reservation.estimate, 0);
         if (*keyIt == 0)
-            m_keyReserved.erase(keyIt);  // the map holds only keys with requests in flight
+            m_keyReserved.erase(keyIt);  // zero totals are dropped so the map stays small
     }
     if (m_reservations.empty()) {
         // Totals that saturated (estimates near the Nanos range) cannot be unwound by subtraction;

@@ -269,6 +269,9 @@ void ChatExchange::interruptStream(const QString &reason)
     // Pinned after the first chunk: no failover, but the channel's health hears about it.
     m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(attemptLatencyMs()), std::nullopt});
     m_routing.health.recordFailure(m_current->channel->id, m_current->modelId);
+    ChannelTotals &totals = m_routing.totals[m_current->channel->id];
+    ++totals.attempts;
+    ++totals.errors;
     const QJsonObject error{{"error", QJsonObject{{"code", "stream_interrupted"}, {"message", reason}}}};
     m_sink->write("data: " + QJsonDocument(error).toJson(QJsonDocument::Compact) + "\n\n");
     m_sink->finish();
@@ -286,6 +289,9 @@ void ChatExchange::recordSuccess()
     if (m_usage.known && m_usage.completionTokens > 0 && generation.count() > 0)
         tokensPerSecond = double(m_usage.completionTokens) * 1000.0 / double(generation.count());
     m_routing.metrics.recordFinish(metricsKey(), {true, ttft, total, tokensPerSecond});
+    ChannelTotals &totals = m_routing.totals[m_current->channel->id];
+    ++totals.attempts;
+    totals.completionTokens += quint64(std::max<qint64>(0, m_usage.completionTokens));
     // Streams are judged by their time to first token; their length depends on the answer.
     m_routing.health.recordSuccess(m_current->channel->id, m_current->modelId,
                                    m_request.stream && ttft ? *ttft : total);
@@ -391,6 +397,9 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
 
     const QString &channelId = m_current->channel->id;
     m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(latency), std::nullopt});
+    ChannelTotals &totals = m_routing.totals[channelId];
+    ++totals.attempts;
+    ++totals.errors;
     m_routing.health.recordFailure(channelId, m_current->modelId);
     if (m_current->credential >= 0 && outcome.httpStatus == 429 && !outcome.transportError) {
         m_routing.credentials.markRateLimited(channelId, m_current->credential,

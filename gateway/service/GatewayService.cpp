@@ -5,6 +5,7 @@
 #include "service/ChatExchange.h"
 #include "service/ChatRequest.h"
 #include "service/ErrorReply.h"
+#include "service/PrometheusExporter.h"
 #include "upstream/CurlUpstreamClient.h"
 
 #include <QJsonArray>
@@ -94,6 +95,10 @@ void GatewayService::registerRoutes()
     m_front->route("GET", "/health", std::bind(&GatewayService::handleHealth, this, _1, _2));
     m_front->route("POST", "/v1/chat/completions", std::bind(&GatewayService::handleChat, this, _1, _2));
     m_front->route("GET", "/v1/models", std::bind(&GatewayService::handleModels, this, _1, _2));
+    m_front->route("GET", "/metrics", [this](http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink) {
+        // Loopback only by default, like everything else; no key, so a local Prometheus can scrape it.
+        sink->respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, renderPrometheus(*this));
+    });
     for (const char *method : {"GET", "POST", "PUT", "PATCH", "DELETE"})
         m_front->routePrefix(method, "/v1/", std::bind(&GatewayService::handleUnknownV1, this, _1, _2));
 }

@@ -12,7 +12,16 @@
 #include "routing/ChannelSelector.h"
 #include "routing/StickyConversations.h"
 
+#include <QHash>
+
 namespace sy::service {
+
+// Cumulative per-channel counts since start (the dashboard derives rates from them).
+struct ChannelTotals {
+    quint64 attempts = 0;
+    quint64 errors = 0;
+    quint64 completionTokens = 0;
+};
 
 struct RoutingState {
     RoutingState(const Clock &clock, quint32 seed)
@@ -31,6 +40,7 @@ struct RoutingState {
     routing::StickyConversations sticky;
     SeededRandom random;
     routing::ChannelSelector selector;
+    QHash<QString, ChannelTotals> totals;   // by channel id
 };
 
 } // namespace sy::service

@@ -55,12 +55,12 @@ protected:
 
 TEST_F(CapacityQueueTest, UnlimitedChannelNeverRefuses)
 {
-    std::vector<Slot> slots;
+    std::vector<Slot> taken;
     for (int i = 0; i < 100; ++i)
-        slots.push_back(acquire(kChannel));  // never configured: unlimited
+        taken.push_back(acquire(kChannel));  // never configured: unlimited
     queue.setCapacity(kBackup, 0);
     for (int i = 0; i < 100; ++i)
-        slots.push_back(acquire(kBackup));
+        taken.push_back(acquire(kBackup));
     EXPECT_EQ(queue.inUse(kChannel), 100);
     EXPECT_EQ(queue.inUse(kBackup), 100);
     EXPECT_EQ(queue.capacity(kBackup), 0);

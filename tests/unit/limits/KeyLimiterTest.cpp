@@ -280,7 +280,9 @@ TEST_F(KeyLimiterTest, OnReleaseMayAdmitAWaiter)
     EXPECT_TRUE(refusalOf(acquire(limits)));
     held.clear();
     ASSERT_EQ(waiters.size(), 1u);
+    EXPECT_TRUE(waiters.front().isHeld());
     EXPECT_EQ(limiter.inFlight(kKey), 1);
+    limiter.setOnRelease(nullptr);  // the waiter's own release must not re-admit into `waiters`
 }
 
 // --- per-model RPM (primary model) ----------------------------------------------------------------

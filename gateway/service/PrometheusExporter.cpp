@@ -1,0 +1,116 @@
+#include "service/PrometheusExporter.h"
+
+#include "service/GatewayService.h"
+
+#include <QStringList>
+#include <algorithm>
+
+namespace sy::service {
+
+namespace {
+
+// Label values escape backslash, quote and newline (exposition format 0.0.4).
+QByteArray label(const QString &value)
+{
+    QByteArray out = value.toUtf8();
+    out.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    return '"' + out + '"';
+}
+
+class Writer {
+public:
+    void family(const char *name, const char *type, const char *help)
+    {
+        m_out += "# HELP ";
+        m_out += name;
+        m_out += ' ';
+        m_out += help;
+        m_out += "\n# TYPE ";
+        m_out += name;
+        m_out += ' ';
+        m_out += type;
+        m_out += '\n';
+    }
+    void sample(const char *name, const QByteArray &labels, double value)
+    {
+        m_out += name;
+        if (!labels.isEmpty())
+            m_out += '{' + labels + '}';
+        m_out += ' ';
+        m_out += QByteArray::number(value, 'g', 12);
+        m_out += '\n';
+    }
+    QByteArray take() { return std::move(m_out); }
+
+private:
+    QByteArray m_out;
+};
+
+QByteArray channelModel(const metrics::ChannelModel &key)
+{
+    return "channel=" + label(key.channelId) + ",model=" + label(key.modelId);
+}
+
+void quantiles(Writer &w, const char *name, const QByteArray &labels, const std::optional<metrics::Percentiles> &p, double scale)
+{
+    if (!p)
+        return;
+    const std::pair<const char *, double> rows[] = {{"0.5", p->p50}, {"0.75", p->p75}, {"0.9", p->p90}, {"0.99", p->p99}};
+    for (const auto &[q, v] : rows)
+        w.sample(name, labels + ",quantile=\"" + q + '"', v * scale);
+}
+
+} // namespace
+
+QByteArray renderPrometheus(GatewayService &gateway)
+{
+    Writer w;
+    const GatewayCounters &c = gateway.counters();
+
+    w.family("switchyard_requests_total", "counter", "Requests answered by the gateway, by HTTP status.");
+    QList<int> statuses = c.byStatus.keys();
+    std::sort(statuses.begin(), statuses.end());
+    for (int status : statuses)
+        w.sample("switchyard_requests_total", "status=\"" + QByteArray::number(status) + '"', double(c.byStatus.value(status)));
+    w.family("switchyard_requests_failed_over_total", "counter", "Requests that needed more than one attempt.");
+    w.sample("switchyard_requests_failed_over_total", {}, double(c.failedOver));
+    w.family("switchyard_requests_in_flight", "gauge", "Chat requests being served now.");
+    w.sample("switchyard_requests_in_flight", {}, c.inFlight);
+    w.family("switchyard_tokens_total", "counter", "Tokens of answered requests, by kind.");
+    w.sample("switchyard_tokens_total", "kind=\"prompt\"", double(c.promptTokens));
+    w.sample("switchyard_tokens_total", "kind=\"completion\"", double(c.completionTokens));
+
+    w.family("switchyard_refusals_total", "counter", "Requests refused by the HTTP front before routing, by reason.");
+    for (const char *reason : {"header_too_large", "body_too_large", "bad_framing", "bad_host", "bad_origin", "not_found", "method_not_allowed"})
+        w.sample("switchyard_refusals_total", QByteArray("reason=\"") + reason + '"', double(gateway.front().refusals(reason)));
+
+    RoutingState &routing = gateway.routing();
+    std::vector<metrics::ChannelModel> keys = routing.metrics.keys();
+    w.family("switchyard_upstream_attempts_window", "gauge", "Upstream attempts finished in the last 5 minutes, per channel and model.");
+    for (const auto &key : keys)
+        w.sample("switchyard_upstream_attempts_window", channelModel(key), double(routing.metrics.snapshot(key).requests));
+    w.family("switchyard_upstream_errors_window", "gauge", "Failed upstream attempts in the last 5 minutes, per channel and model.");
+    for (const auto &key : keys)
+        w.sample("switchyard_upstream_errors_window", channelModel(key), double(routing.metrics.snapshot(key).errors));
+    w.family("switchyard_upstream_in_flight", "gauge", "Upstream attempts in flight, per channel and model.");
+    for (const auto &key : keys)
+        w.sample("switchyard_upstream_in_flight", channelModel(key), routing.metrics.snapshot(key).inFlight);
+    w.family("switchyard_upstream_ttft_seconds", "summary", "Time to first token over the last 5 minutes.");
+    for (const auto &key : keys)
+        quantiles(w, "switchyard_upstream_ttft_seconds", channelModel(key), routing.metrics.snapshot(key).ttftMs, 0.001);
+    w.family("switchyard_upstream_latency_seconds", "summary", "Upstream latency of successful attempts over the last 5 minutes.");
+    for (const auto &key : keys)
+        quantiles(w, "switchyard_upstream_latency_seconds", channelModel(key), routing.metrics.snapshot(key).latencyMs, 0.001);
+    w.family("switchyard_upstream_tokens_per_second", "summary", "Generation speed over the last 5 minutes.");
+    for (const auto &key : keys)
+        quantiles(w, "switchyard_upstream_tokens_per_second", channelModel(key), routing.metrics.snapshot(key).tokensPerSecond, 1.0);
+
+    w.family("switchyard_channel_health", "gauge", "1 for the channel's current health state.");
+    for (const config::Channel &channel : gateway.workspace()->config().channels) {
+        const QByteArray state = channel.enabled ? failover::healthStateName(routing.health.state(channel.id)) : "disabled";
+        w.sample("switchyard_channel_health", "channel=" + label(channel.id) + ",state=\"" + state + '"', 1);
+    }
+    return w.take();
+}
+
+} // namespace sy::service
