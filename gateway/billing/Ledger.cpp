@@ -4,9 +4,10 @@
 
 namespace sy::billing {
 
-Ledger::Ledger(const Clock &clock, Nanos openingBalance)
+Ledger::Ledger(const Clock &clock, std::optional<Nanos> openingBalance)
     : m_clock(clock)
-    , m_balance(openingBalance)
+    , m_balance(openingBalance.value_or(0))
+    , m_metered(openingBalance.has_value())
 {
 }
 
@@ -14,7 +15,7 @@ std::variant<ReservationId, AdmissionRefusal> Ledger::tryAdmit(const QString &ke
                                                                std::optional<Nanos> keySpendLimit, Nanos estimate)
 {
     // Strictly above zero, after what is already promised to requests in flight.
-    if (addSaturating(m_balance, -m_reserved) <= 0)
+    if (m_metered && addSaturating(m_balance, -m_reserved) <= 0)
         return AdmissionRefusal::InsufficientBalance;
     if (keySpendLimit) {
         const Nanos used = addSaturating(keySpent(keyName), keyReservedInFlight(keyName));

@@ -57,7 +57,10 @@ using ReservationId = quint64;  // 0 is never issued
 
 class Ledger {
 public:
-    Ledger(const Clock &clock, Nanos openingBalance);
+    // `openingBalance` absent: an unmetered workspace — the balance is kept and may go negative,
+    // but admission never refuses for it (spend limits still apply).
+    Ledger(const Clock &clock, std::optional<Nanos> openingBalance);
+    bool isMetered() const { return m_metered; }
 
     // At a request's start. Checks the balance first, then the key's spend limit (nullopt: none).
     // Admitted → a new reservation of `estimate` nanos (negative counts as 0) for `keyName`.
@@ -104,6 +107,7 @@ private:
 
     const Clock &m_clock;
     Nanos m_balance;
+    bool m_metered = true;
     Nanos m_reserved = 0;
     ReservationId m_lastReservation = 0;
     std::unordered_map<ReservationId, Reservation> m_reservations;

@@ -88,7 +88,9 @@ struct Config {
     QString adminToken;                 // empty: generated at start
     QString database;                   // empty: default under the XDG data dir
     QString currency = "USD";
-    double balance = 0;
+    // Prepaid credit in `currency`. Absent: the workspace is not metered (charges are still
+    // booked in the ledger, but no request is refused for money).
+    std::optional<double> balance;
     std::optional<QString> defaultModel;
     Settings settings;
     std::vector<Channel> channels;

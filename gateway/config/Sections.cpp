@@ -224,7 +224,9 @@ void readDocument(Reader &reader, const YAML::Node &root, Config &config, Marks 
             else
                 config.currency = v->trimmed();
         }
-    map.read("balance", config.balance, Range());
+    if (const YAML::Node *b = map.get("balance"))
+        if (auto v = reader.number(*b, map.field("balance"), Range()))
+            config.balance = *v;
     marks.defaultModel = map.whereOf("default_model");
     if (const YAML::Node *d = map.get("default_model"))
         if (auto v = reader.text(*d, map.field("default_model"))) {

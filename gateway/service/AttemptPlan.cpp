@@ -15,7 +15,7 @@ QSet<QString> parseSimulateFail(const QByteArray &header)
     return models;
 }
 
-AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request, RoutingState &routing,
+AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request, GatewayState &routing,
                          const QSet<QString> &simulateFail, const QString &stickyChannelId)
 {
     AttemptPlan plan;

@@ -4,7 +4,7 @@
 // X-Simulate-Fail become one simulated failure each; rate-limited credentials become skips.
 #include "routing/ChannelSelector.h"
 #include "service/ChatRequest.h"
-#include "service/RoutingState.h"
+#include "service/GatewayState.h"
 #include "service/Workspace.h"
 
 #include <QSet>
@@ -30,7 +30,7 @@ struct AttemptPlan {
 // Parses X-Simulate-Fail: comma-separated model ids (suffixes stripped).
 QSet<QString> parseSimulateFail(const QByteArray &header);
 
-AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request, RoutingState &routing,
+AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request, GatewayState &routing,
                          const QSet<QString> &simulateFail, const QString &stickyChannelId);
 
 } // namespace sy::service

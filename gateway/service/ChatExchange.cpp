@@ -30,31 +30,39 @@ Usage usageOf(const QJsonObject &usage)
 
 } // namespace
 
-ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request,
-                           std::shared_ptr<http::ResponseSink> sink, upstream::UpstreamClient &upstream,
-                           RoutingState &routing, const Clock &clock, QObject *parent)
+ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
+                           std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream,
+                           GatewayState &routing, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_context(std::move(context))
     , m_workspace(std::move(workspace))
     , m_request(std::move(request))
     , m_sink(std::move(sink))
+    , m_ticket(std::move(ticket))
     , m_upstream(upstream)
-    , m_routing(routing)
+    , m_state(routing)
     , m_clock(clock)
 {
     m_firstChunkTimer.setSingleShot(true);
     connect(&m_firstChunkTimer, &QTimer::timeout, this, &ChatExchange::onFirstChunkTimeout);
+    m_capacityTimer.setSingleShot(true);
+    connect(&m_capacityTimer, &QTimer::timeout, this, &ChatExchange::onCapacityTimeout);
 }
 
 ChatExchange::~ChatExchange()
 {
     stopTransfer();
+    leaveCapacityQueue();
+    // Destroyed without done() (the gateway shutting down): nothing was charged.
+    if (m_ticket.reservation)
+        m_state.ledger.release(std::exchange(m_ticket.reservation, 0));
 }
 
 void ChatExchange::start()
 {
-    const QString sticky = m_routing.sticky.channelFor(m_context.conversation);
-    m_plan = planAttempts(*m_workspace, m_request, m_routing, m_context.simulateFail, sticky);
+    const QString sticky = m_state.sticky.channelFor(m_context.conversation);
+    m_plan = planAttempts(*m_workspace, m_request, m_state, m_context.simulateFail, sticky);
+    m_used.assign(m_plan.attempts.size(), false);
     for (const auto &[model, reason] : std::as_const(m_request.incapableFallbacks))
         m_trace.add({QString(), model, QStringLiteral("skipped"), std::nullopt, reason});
     m_sink->onClientGone([this] { onClientGone(); });
@@ -77,19 +85,24 @@ void ChatExchange::tryNext()
         return;
     if (!m_sink->isOpen())
         return onClientGone();
+    m_slot.reset();  // the previous attempt's channel slot
     const int maxAttempts = m_workspace->config().settings.maxAttempts;
-    while (m_next < m_plan.attempts.size()) {
+    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
+        if (m_used[i])
+            continue;
         if (maxAttempts > 0 && m_upstreamAttempts >= maxAttempts)
             break;
-        const PlannedAttempt &attempt = m_plan.attempts[m_next++];
+        const PlannedAttempt &attempt = m_plan.attempts[i];
         m_current = &attempt;
         m_retriedCurrent = false;
         switch (attempt.kind) {
         case PlannedAttempt::Kind::SimulatedFail:
             // SPEC §7: marked failed without contacting the upstream, without charge or health effect.
+            m_used[i] = true;
             addTrace(QStringLiteral("simulated_fail"), std::nullopt, QStringLiteral("X-Simulate-Fail"));
             continue;
         case PlannedAttempt::Kind::RateLimitedSkip: {
+            m_used[i] = true;
             const auto wait = std::chrono::duration_cast<std::chrono::seconds>(attempt.rateLimitedUntil - m_clock.now());
             addTrace(QStringLiteral("skipped"), std::nullopt,
                      QStringLiteral("credential %1 rate limited by the upstream for %2 s more")
@@ -97,8 +110,8 @@ void ChatExchange::tryNext()
             continue;
         }
         case PlannedAttempt::Kind::Upstream:
-            ++m_upstreamAttempts;
-            sendAttempt(attempt);
+            if (!startWithCapacity(i))
+                queueForCapacity(attempt.modelId);
             return;
         }
     }
@@ -144,11 +157,12 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
 
+    const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_attemptStart = m_clock.now();
     if (!m_firstAttemptAt)
         m_firstAttemptAt = m_attemptStart;
-    m_routing.metrics.recordStart(metricsKey());
-    m_transfer = m_upstream.send(std::move(request), this);
+    m_state.metrics.recordStart(metricsKey());
+    m_transfer = m_upstream.send(std::move(request), this, outage);
     m_transferActive = true;
     if (m_request.stream)
         m_firstChunkTimer.start(std::chrono::seconds(m_workspace->config().settings.firstChunkTimeoutS));
@@ -240,6 +254,8 @@ http::HeaderList ChatExchange::traceHeaders() const
         {"X-TsarRouter-Model", m_current->modelId.toUtf8()},
         {"X-TsarRouter-Attempts", m_trace.toHeaderValue()},
     };
+    if (m_queued.count() > 0)
+        headers.emplaceBack("x-lovely-queued-ms", QByteArray::number(qint64(m_queued.count())));
     if (const config::Model *model = m_workspace->findModel(m_current->modelId); model && model->deprecated) {
         headers.emplaceBack("X-Model-Deprecated", "true");
         headers.emplaceBack("Sunset", model->deprecated->toString(Qt::ISODate).toLatin1());
@@ -267,9 +283,9 @@ void ChatExchange::interruptStream(const QString &reason)
 {
     stopTransfer();
     // Pinned after the first chunk: no failover, but the channel's health hears about it.
-    m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(attemptLatencyMs()), std::nullopt});
-    m_routing.health.recordFailure(m_current->channel->id, m_current->modelId);
-    ChannelTotals &totals = m_routing.totals[m_current->channel->id];
+    m_state.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(attemptLatencyMs()), std::nullopt});
+    m_state.health.recordFailure(m_current->channel->id, m_current->modelId);
+    ChannelTotals &totals = m_state.totals[m_current->channel->id];
     ++totals.attempts;
     ++totals.errors;
     const QJsonObject error{{"error", QJsonObject{{"code", "stream_interrupted"}, {"message", reason}}}};
@@ -288,17 +304,17 @@ void ChatExchange::recordSuccess()
     const auto generation = total - ttft.value_or(std::chrono::milliseconds(0));
     if (m_usage.known && m_usage.completionTokens > 0 && generation.count() > 0)
         tokensPerSecond = double(m_usage.completionTokens) * 1000.0 / double(generation.count());
-    m_routing.metrics.recordFinish(metricsKey(), {true, ttft, total, tokensPerSecond});
-    ChannelTotals &totals = m_routing.totals[m_current->channel->id];
+    m_state.metrics.recordFinish(metricsKey(), {true, ttft, total, tokensPerSecond});
+    ChannelTotals &totals = m_state.totals[m_current->channel->id];
     ++totals.attempts;
     totals.completionTokens += quint64(std::max<qint64>(0, m_usage.completionTokens));
     // Streams are judged by their time to first token; their length depends on the answer.
-    m_routing.health.recordSuccess(m_current->channel->id, m_current->modelId,
+    m_state.health.recordSuccess(m_current->channel->id, m_current->modelId,
                                    m_request.stream && ttft ? *ttft : total);
     if (m_current->credential >= 0)
-        m_routing.credentials.markSucceeded(m_current->channel->id, m_current->credential);
+        m_state.credentials.markSucceeded(m_current->channel->id, m_current->credential);
     if (!m_context.conversation.isEmpty() && m_current->modelId == m_request.chain.first())
-        m_routing.sticky.remember(m_context.conversation, m_current->channel->id);
+        m_state.sticky.remember(m_context.conversation, m_current->channel->id);
 }
 
 void ChatExchange::onComplete()
@@ -327,7 +343,7 @@ void ChatExchange::onComplete()
 
     // The request itself is wrong: not the channel's fault, so no health or metrics penalty.
     m_firstChunkTimer.stop();
-    m_routing.metrics.recordAbandoned(metricsKey());
+    m_state.metrics.recordAbandoned(metricsKey());
     addTrace(QStringLiteral("error"), attemptLatencyMs(), reason);
     if (m_request.chain.size() == 1) {
         http::HeaderList headers = traceHeaders();
@@ -396,16 +412,16 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
     m_clientErrorStatus = 0;  // SPEC §4: a client 4xx is returned only if it was the last error
 
     const QString &channelId = m_current->channel->id;
-    m_routing.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(latency), std::nullopt});
-    ChannelTotals &totals = m_routing.totals[channelId];
+    m_state.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(latency), std::nullopt});
+    ChannelTotals &totals = m_state.totals[channelId];
     ++totals.attempts;
     ++totals.errors;
-    m_routing.health.recordFailure(channelId, m_current->modelId);
+    m_state.health.recordFailure(channelId, m_current->modelId);
     if (m_current->credential >= 0 && outcome.httpStatus == 429 && !outcome.transportError) {
-        m_routing.credentials.markRateLimited(channelId, m_current->credential,
+        m_state.credentials.markRateLimited(channelId, m_current->credential,
             limits::CredentialStates::parseRetryAfter(m_retryAfter, kDefaultRetryAfter, m_clock.wallNow()));
     } else if (m_current->credential >= 0 && failover::blamesCredential(outcome)) {
-        m_routing.credentials.markDemoted(channelId, m_current->credential);
+        m_state.credentials.markDemoted(channelId, m_current->credential);
     }
 
     // Plain single-model requests give a transiently failing channel one more chance (SPEC §4);
@@ -479,7 +495,7 @@ void ChatExchange::onClientGone()
     if (m_finished)
         return;
     if (m_transferActive)
-        m_routing.metrics.recordAbandoned(metricsKey());
+        m_state.metrics.recordAbandoned(metricsKey());
     done(499, QStringLiteral("client closed the connection"));  // nginx's "client closed request"
 }
 
@@ -491,8 +507,13 @@ void ChatExchange::done(int status, const QString &errorMessage)
     m_firstChunkTimer.stop();
     m_sink->onClientGone(nullptr);
     stopTransfer();
+    leaveCapacityQueue();
+    m_slot.reset();
+    settleMoney(status);
+    m_ticket.permit.release();
 
     RequestRecord &record = m_context.record;
+    record.queueMs += m_queued.count();
     const auto now = m_clock.now();
     record.status = status;
     record.errorMessage = errorMessage;

@@ -11,15 +11,18 @@
 #include "core/Clock.h"
 #include "failover/FailureClassifier.h"
 #include "http/ResponseSink.h"
+#include "service/AdmissionGate.h"
 #include "service/AttemptPlan.h"
 #include "service/AttemptTrace.h"
 #include "service/ChatRequest.h"
+#include "service/OutageInjector.h"
 #include "service/RequestRecord.h"
-#include "service/RoutingState.h"
+#include "service/GatewayState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <memory>
 
@@ -43,9 +46,11 @@ struct ExchangeContext {
 class ChatExchange : public QObject, private upstream::StreamHandler {
     Q_OBJECT
 public:
-    ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request,
-                 std::shared_ptr<http::ResponseSink> sink, upstream::UpstreamClient &upstream,
-                 RoutingState &routing, const Clock &clock, QObject *parent = nullptr);
+    // `ticket`: what admission granted (key permit, money reservation); the exchange settles or
+    // releases the reservation exactly once when it ends.
+    ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
+                 std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream,
+                 GatewayState &state, const Clock &clock, QObject *parent = nullptr);
     ~ChatExchange() override;
 
     // Plans the attempts and starts the first. Call once.
@@ -62,6 +67,14 @@ private:
     void onError(const upstream::UpstreamError &error) override;
 
     void tryNext();
+    // Capacity (ChatExchangeQueue.cpp): a slot on `attempt`'s channel, another channel of the
+    // same model with room, or the FIFO queue of the channel expected to free first.
+    bool startWithCapacity(size_t index);
+    void queueForCapacity(const QString &modelId);
+    void onCapacityGranted(limits::CapacityQueue::Slot slot, std::chrono::milliseconds waited);
+    void onCapacityTimeout();
+    void leaveCapacityQueue();
+    void settleMoney(int status);
     void sendAttempt(const PlannedAttempt &attempt);
     void attemptFailed(const failover::AttemptOutcome &outcome, const QString &reason);
     void recordSuccess();
@@ -84,12 +97,13 @@ private:
     WorkspacePtr m_workspace;
     ChatRequest m_request;
     std::shared_ptr<http::ResponseSink> m_sink;
-    upstream::UpstreamClient &m_upstream;
-    RoutingState &m_routing;
+    AdmissionTicket m_ticket;
+    OutageInjector &m_upstream;
+    GatewayState &m_state;
     const Clock &m_clock;
 
     AttemptPlan m_plan;
-    size_t m_next = 0;
+    std::vector<bool> m_used;               // per planned attempt: already tried or skipped
     AttemptTrace m_trace;
     bool m_retriedCurrent = false;
     bool m_finished = false;
@@ -116,6 +130,14 @@ private:
     Usage m_usage;
     QTimer m_firstChunkTimer;
     std::optional<Clock::TimePoint> m_firstAttemptAt;
+
+    // Channel capacity.
+    std::optional<limits::CapacityQueue::Slot> m_slot;  // released by reset()
+    std::optional<limits::CapacityQueue::WaiterId> m_capacityWaiter;
+    std::optional<Clock::TimePoint> m_queueStartedAt;     // first time this request queued
+    Clock::TimePoint m_waitStartedAt{};                   // current wait
+    std::chrono::milliseconds m_queued{0};                // total time queued for capacity
+    QTimer m_capacityTimer;
 };
 
 } // namespace sy::service

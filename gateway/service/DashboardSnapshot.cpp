@@ -6,7 +6,7 @@ namespace sy::service {
 
 namespace {
 
-ChannelTile tileFor(const config::Channel &channel, RoutingState &routing, const QDateTime &)
+ChannelTile tileFor(const config::Channel &channel, GatewayState &routing, const QDateTime &)
 {
     ChannelTile tile;
     tile.id = channel.id;
@@ -81,7 +81,7 @@ DashboardSnapshot buildDashboardSnapshot(GatewayService &gateway)
     WorkspacePtr workspace = gateway.workspace();
     snapshot.currency = workspace->config().currency;
     for (const config::Channel &channel : workspace->config().channels)
-        snapshot.channels.push_back(tileFor(channel, gateway.routing(), snapshot.at));
+        snapshot.channels.push_back(tileFor(channel, gateway.state(), snapshot.at));
 
     RequestFilter filter;
     filter.limit = 50;

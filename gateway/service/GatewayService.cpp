@@ -5,6 +5,7 @@
 #include "service/ChatExchange.h"
 #include "service/ChatRequest.h"
 #include "service/ErrorReply.h"
+#include "billing/Pricing.h"
 #include "service/PrometheusExporter.h"
 #include "upstream/CurlUpstreamClient.h"
 
@@ -44,9 +45,15 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     , m_clock(clock)
     , m_workspace(std::make_shared<const Workspace>(std::move(config)))
     , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::CurlUpstreamClient>())
-    , m_routing(std::make_unique<RoutingState>(clock, QRandomGenerator::system()->generate()))
+    , m_state(std::make_unique<GatewayState>(clock, QRandomGenerator::system()->generate(),
+                                             m_workspace->config().balance
+                                                 ? std::optional(billing::fromCurrency(*m_workspace->config().balance))
+                                                 : std::nullopt))
     , m_log(std::make_unique<RequestLog>())
 {
+    m_injector = std::make_unique<OutageInjector>(*m_upstream);
+    m_admission = std::make_unique<AdmissionGate>(*m_state, m_clock);
+    applyCapacities();
     m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
     m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
         return api::openai::errorBody(status, message);
@@ -58,6 +65,8 @@ GatewayService::~GatewayService()
 {
     // Exchanges in flight use the upstream client and the routing state: they go first.
     qDeleteAll(findChildren<ChatExchange *>(QString(), Qt::FindDirectChildrenOnly));
+    m_admission.reset();
+    m_injector.reset();
 }
 
 bool GatewayService::start(QString *error)
@@ -87,6 +96,13 @@ QString GatewayService::listenAddress() const
 void GatewayService::replaceWorkspace(config::Config config)
 {
     m_workspace = std::make_shared<const Workspace>(std::move(config));
+    applyCapacities();
+}
+
+void GatewayService::applyCapacities()
+{
+    for (const config::Channel &channel : m_workspace->config().channels)
+        m_state->capacity.setCapacity(channel.id, channel.maxConcurrent);
 }
 
 void GatewayService::registerRoutes()
@@ -166,14 +182,70 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
     context.simulateFail = parseSimulateFail(request.header("x-simulate-fail"));
     context.conversation = routing::conversationKey(key->name, chat.primaryModel, request.header("x-session-id"),
                                                     chat.user, chat.body.value("messages").toArray());
-    ++m_counters.inFlight;
-    auto *exchange = new ChatExchange(std::move(context), std::move(workspace), std::move(chat), std::move(sink),
-                                      *m_upstream, *m_routing, m_clock, this);
-    connect(exchange, &ChatExchange::finished, this, [this](const RequestRecord &finished) {
-        --m_counters.inFlight;
-        recordFinished(finished);
+
+    AdmissionRequest admission;
+    admission.token = ++m_admissionTokens;
+    admission.key = *key;
+    admission.primaryModel = chat.chain.value(0);
+    if (const config::Model *primary = workspace->findModel(admission.primaryModel))
+        admission.modelRequestsPerMinute = primary->rpmPerKey;
+    admission.estimate = estimateFor(*workspace, chat);
+    admission.keyWait = std::chrono::seconds(workspace->config().settings.keyLimitWaitS);
+
+    // The client may leave while admission waits for the key's limits.
+    const quint64 token = admission.token;
+    auto pending = std::make_shared<bool>(true);
+    sink->onClientGone([this, token, pending, requestId] {
+        if (!std::exchange(*pending, false))
+            return;
+        m_admission->cancel(token);
     });
-    exchange->start();
+    ++m_counters.inFlight;
+    m_admission->admit(std::move(admission),
+        [this, pending, context = std::move(context), workspace, chat = std::move(chat), sink](
+            std::variant<AdmissionTicket, ErrorReply> result) mutable {
+            if (!std::exchange(*pending, false))
+                return;
+            if (auto *refusal = std::get_if<ErrorReply>(&result)) {
+                --m_counters.inFlight;
+                sendErrorReply(*sink, context.requestId, *refusal);
+                return finishRecord(std::move(context.record), refusal->status, context.arrivedAt, refusal->message);
+            }
+            AdmissionTicket ticket = std::get<AdmissionTicket>(std::move(result));
+            context.record.queueMs = ticket.waitedMs;
+            auto *exchange = new ChatExchange(std::move(context), std::move(workspace), std::move(chat), std::move(ticket),
+                                              std::move(sink), *m_injector, *m_state, m_clock, this);
+            connect(exchange, &ChatExchange::finished, this, [this](const RequestRecord &finished) {
+                --m_counters.inFlight;
+                recordFinished(finished);
+            });
+            exchange->start();
+        });
+}
+
+billing::Nanos GatewayService::estimateFor(const Workspace &workspace, const ChatRequest &chat) const
+{
+    if (const config::Model *primary = workspace.findModel(chat.chain.value(0)); primary && primary->free)
+        return 0;
+    std::vector<config::Price> prices;
+    for (const QString &model : chat.chain) {
+        for (const ChannelRoute &route : workspace.routesFor(model))
+            prices.push_back(route.model->price);
+    }
+    qint64 characters = 0;
+    for (const QJsonValue &message : chat.body.value("messages").toArray()) {
+        const QJsonValue content = message.toObject().value("content");
+        characters += content.isString() ? content.toString().size()
+                                         : QJsonDocument(content.toArray()).toJson(QJsonDocument::Compact).size();
+    }
+    std::optional<qint64> maxOutput;
+    for (const char *field : {"max_completion_tokens", "max_tokens"}) {
+        if (const QJsonValue v = chat.body.value(field); v.isDouble() && v.toDouble() > 0) {
+            maxOutput = qint64(v.toDouble());
+            break;
+        }
+    }
+    return billing::estimateCharge(characters, maxOutput, billing::highestPrice(prices));
 }
 
 void GatewayService::finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error)
@@ -194,6 +266,9 @@ void GatewayService::recordFinished(const RequestRecord &record)
         ++m_counters.failedOver;
     ++m_counters.byStatus[record.status];
     m_counters.promptTokens += record.promptTokens;
+    // The breaker counts the key's failures, the gateway's own 4xx included; a client that left is no failure.
+    if (!record.keyName.isEmpty() && record.status != 499)
+        m_state->breaker.recordOutcome(record.keyName, record.status >= 400);
     m_counters.completionTokens += record.completionTokens;
     m_log->add(record);
     emit requestFinished(record.id, record.status);

@@ -7,8 +7,11 @@
 #include "config/Config.h"
 #include "core/Clock.h"
 #include "http/HttpFront.h"
+#include "service/AdmissionGate.h"
+#include "service/ChatRequest.h"
+#include "service/OutageInjector.h"
 #include "service/RequestLog.h"
-#include "service/RoutingState.h"
+#include "service/GatewayState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
@@ -44,11 +47,14 @@ public:
 
     WorkspacePtr workspace() const { return m_workspace; }
     // What the gateway has learned across requests (metrics, health, credentials). Gateway thread.
-    RoutingState &routing() { return *m_routing; }
+    GatewayState &state() { return *m_state; }
     // Swaps in a new configuration; requests already running keep the one they started with.
     void replaceWorkspace(config::Config config);
     const GatewayCounters &counters() const { return m_counters; }
     RequestLog &requestLog() { return *m_log; }
+    // The failure lab's outages (dashboard, admin API). Gateway thread.
+    failover::OutagePlan &outages() { return m_state->outages; }
+    const Clock &clock() const { return m_clock; }
     const http::HttpFront &front() const { return *m_front; }
 
 signals:
@@ -64,14 +70,19 @@ private:
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     RequestRecord startRecord(const char *endpoint, const QByteArray &requestId) const;
+    billing::Nanos estimateFor(const Workspace &workspace, const ChatRequest &chat) const;
+    void applyCapacities();
     void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
     void recordFinished(const RequestRecord &record);
 
     const Clock &m_clock;
     WorkspacePtr m_workspace;
     std::unique_ptr<upstream::UpstreamClient> m_upstream;
-    std::unique_ptr<RoutingState> m_routing;
+    std::unique_ptr<GatewayState> m_state;
     std::unique_ptr<RequestLog> m_log;
+    std::unique_ptr<OutageInjector> m_injector;
+    std::unique_ptr<AdmissionGate> m_admission;
+    quint64 m_admissionTokens = 0;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;
     GatewayCounters m_counters;

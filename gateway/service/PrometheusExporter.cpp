@@ -84,7 +84,7 @@ QByteArray renderPrometheus(GatewayService &gateway)
     for (const char *reason : {"header_too_large", "body_too_large", "bad_framing", "bad_host", "bad_origin", "not_found", "method_not_allowed"})
         w.sample("switchyard_refusals_total", QByteArray("reason=\"") + reason + '"', double(gateway.front().refusals(reason)));
 
-    RoutingState &routing = gateway.routing();
+    GatewayState &routing = gateway.state();
     std::vector<metrics::ChannelModel> keys = routing.metrics.keys();
     w.family("switchyard_upstream_attempts_window", "gauge", "Upstream attempts finished in the last 5 minutes, per channel and model.");
     for (const auto &key : keys)

@@ -126,7 +126,8 @@ void expectSpecExample(const Config &c)
     EXPECT_EQ(c.adminToken, "admin-token-1");
     EXPECT_EQ(c.database, "switchyard.db");
     EXPECT_EQ(c.currency, "USD");
-    EXPECT_DOUBLE_EQ(c.balance, 25.0);
+    ASSERT_TRUE(c.balance.has_value());
+    EXPECT_DOUBLE_EQ(*c.balance, 25.0);
     EXPECT_FALSE(c.defaultModel.has_value());
     EXPECT_EQ(c.settings.firstChunkTimeoutS, 30);
     EXPECT_EQ(c.settings.keyLimitWaitS, 2);
@@ -216,7 +217,7 @@ TEST(ConfigLoaderTest, DefaultsApplyWhenOptionalFieldsAreMissing)
     EXPECT_TRUE(c.adminToken.isEmpty());
     EXPECT_TRUE(c.database.isEmpty());
     EXPECT_EQ(c.currency, "USD");
-    EXPECT_DOUBLE_EQ(c.balance, 0);
+    EXPECT_FALSE(c.balance.has_value());  // absent: not metered
     EXPECT_FALSE(c.defaultModel.has_value());
     const Settings defaults;
     EXPECT_EQ(c.settings.firstChunkTimeoutS, defaults.firstChunkTimeoutS);
@@ -287,7 +288,8 @@ keys:
 )yaml");
     EXPECT_EQ(c.listenHost, "::1");
     EXPECT_EQ(c.listenPort, 0);
-    EXPECT_DOUBLE_EQ(c.balance, -3.5);
+    ASSERT_TRUE(c.balance.has_value());
+    EXPECT_DOUBLE_EQ(*c.balance, -3.5);
     EXPECT_EQ(c.defaultModel, QString("team/x"));
     EXPECT_EQ(c.settings.firstChunkTimeoutS, 5);
     EXPECT_EQ(c.settings.keyLimitWaitS, 0);

@@ -1,0 +1,130 @@
+#include "service/AdmissionGate.h"
+
+namespace sy::service {
+
+namespace {
+
+int secondsUp(std::chrono::milliseconds ms)
+{
+    return int(std::max<qint64>(1, (ms.count() + 999) / 1000));
+}
+
+} // namespace
+
+AdmissionGate::AdmissionGate(GatewayState &state, const Clock &clock, QObject *parent)
+    : QObject(parent)
+    , m_state(state)
+    , m_clock(clock)
+{
+    // A freed concurrency slot wakes the key's first waiter (queued: we are inside a release).
+    m_state.keyLimiter.setOnRelease([this](const QString &keyName) {
+        QMetaObject::invokeMethod(this, [this, keyName] { retryKey(keyName); }, Qt::QueuedConnection);
+    });
+}
+
+AdmissionGate::~AdmissionGate()
+{
+    m_state.keyLimiter.setOnRelease(nullptr);
+}
+
+void AdmissionGate::admit(AdmissionRequest request, Done done)
+{
+    const config::Key &key = request.key;
+    const limits::KeyBreaker::Verdict breaker = m_state.breaker.check(key.name);
+    if (breaker.state == limits::BreakerState::Disabled) {
+        ++m_state.refusals["key_breaker_disabled"];
+        return done(ErrorReply{403, QStringLiteral("This API key was disabled after repeated failed requests. Re-enable it in the dashboard."),
+                               "key_disabled_by_breaker"});
+    }
+    if (breaker.state == limits::BreakerState::Suspended) {
+        ++m_state.refusals["key_breaker_suspended"];
+        return done(ErrorReply{429, QStringLiteral("This API key is suspended for a while: more than 90% of its recent requests failed."),
+                               "key_suspended", {}, secondsUp(breaker.retryAfter)});
+    }
+    Waiter waiter{std::move(request), std::move(done), m_clock.now(), {}, nullptr};
+    waiter.deadline = waiter.since + waiter.request.keyWait;
+    if (tryOnce(waiter))
+        return;
+    m_waiters.push_back(std::move(waiter));
+}
+
+bool AdmissionGate::tryOnce(Waiter &waiter)
+{
+    const AdmissionRequest &r = waiter.request;
+    auto acquired = m_state.keyLimiter.tryAcquire(r.key.name, {r.key.rpm, r.key.maxConcurrent}, r.primaryModel,
+                                                  r.modelRequestsPerMinute);
+    if (auto *refusal = std::get_if<limits::Refusal>(&acquired)) {
+        const auto now = m_clock.now();
+        if (now >= waiter.deadline) {
+            refuse(waiter, ErrorReply{429, QStringLiteral("This API key has reached its rate or concurrency limit."),
+                                      "key_rate_limited", {}, secondsUp(refusal->retryAfter)},
+                   "key_rate_limited");
+            return true;
+        }
+        // Wake when the window opens, or at the deadline; a released slot wakes us sooner.
+        if (!waiter.timer) {
+            waiter.timer = std::make_unique<QTimer>();
+            waiter.timer->setSingleShot(true);
+            const quint64 token = r.token;
+            const QString keyName = r.key.name;
+            connect(waiter.timer.get(), &QTimer::timeout, this, [this, token] {
+                for (auto it = m_waiters.begin(); it != m_waiters.end(); ++it) {
+                    if (it->request.token == token) {
+                        if (tryOnce(*it))
+                            m_waiters.erase(it);
+                        return;
+                    }
+                }
+            });
+        }
+        const auto untilDeadline = std::chrono::duration_cast<std::chrono::milliseconds>(waiter.deadline - now);
+        waiter.timer->start(std::max<std::chrono::milliseconds>(std::chrono::milliseconds(1),
+                                                                std::min(refusal->retryAfter, untilDeadline)));
+        return false;
+    }
+    limits::KeyLimiter::Permit permit = std::get<limits::KeyLimiter::Permit>(std::move(acquired));
+
+    std::optional<billing::Nanos> spendLimit;
+    if (r.key.spendLimit)
+        spendLimit = billing::fromCurrency(*r.key.spendLimit);
+    auto admitted = m_state.ledger.tryAdmit(r.key.name, spendLimit, r.estimate);
+    if (auto *refusal = std::get_if<billing::AdmissionRefusal>(&admitted)) {
+        const bool balance = *refusal == billing::AdmissionRefusal::InsufficientBalance;
+        refuse(waiter, ErrorReply{402, balance ? QStringLiteral("Insufficient balance. Top up at the dashboard.")
+                                               : QStringLiteral("This API key has reached its spend limit."),
+                                  balance ? "insufficient_balance" : "spend_limit_reached"},
+               balance ? "insufficient_balance" : "spend_limit_reached");
+        return true;  // the permit is released on return
+    }
+    AdmissionTicket ticket;
+    ticket.permit = std::move(permit);
+    ticket.reservation = std::get<billing::ReservationId>(admitted);
+    ticket.waitedMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - waiter.since).count();
+    waiter.done(std::move(ticket));
+    return true;
+}
+
+void AdmissionGate::refuse(Waiter &waiter, ErrorReply reply, const char *reason)
+{
+    ++m_state.refusals[reason];
+    waiter.done(std::move(reply));
+}
+
+void AdmissionGate::retryKey(const QString &keyName)
+{
+    for (auto it = m_waiters.begin(); it != m_waiters.end(); ++it) {
+        if (it->request.key.name != keyName)
+            continue;
+        // FIFO: only the key's first waiter may take the freed room.
+        if (tryOnce(*it))
+            m_waiters.erase(it);
+        return;
+    }
+}
+
+void AdmissionGate::cancel(quint64 token)
+{
+    m_waiters.remove_if([token](const Waiter &w) { return w.request.token == token; });
+}
+
+} // namespace sy::service

@@ -1,0 +1,67 @@
+#pragma once
+// AdmissionGate: SPEC §8's checks at the start of a request, in order — the key breaker, the
+// key's RPM and concurrency limits (waiting up to `key_limit_wait_s` for room), then balance and
+// spend limit (reserving the request's estimate). Every refusal is an ErrorReply in the OpenAI
+// shape and is counted under a stable reason name.
+//
+// Thread: the gateway thread. `done` is called exactly once — possibly from inside admit() —
+// unless cancel(token) came first.
+#include "billing/Money.h"
+#include "config/Config.h"
+#include "service/ErrorReply.h"
+#include "service/GatewayState.h"
+
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <list>
+#include <variant>
+
+namespace sy::service {
+
+struct AdmissionTicket {
+    limits::KeyLimiter::Permit permit;
+    billing::ReservationId reservation = 0;
+    qint64 waitedMs = 0;                   // time spent waiting for the key's limits
+};
+
+struct AdmissionRequest {
+    quint64 token = 0;                     // identifies the request for cancel()
+    config::Key key;
+    QString primaryModel;
+    int modelRequestsPerMinute = 0;
+    billing::Nanos estimate = 0;
+    std::chrono::milliseconds keyWait{2000};
+};
+
+class AdmissionGate : public QObject {
+    Q_OBJECT
+public:
+    using Done = std::function<void(std::variant<AdmissionTicket, ErrorReply> result)>;
+
+    AdmissionGate(GatewayState &state, const Clock &clock, QObject *parent = nullptr);
+    ~AdmissionGate() override;
+
+    void admit(AdmissionRequest request, Done done);
+    void cancel(quint64 token);
+    int waiting() const { return int(m_waiters.size()); }
+
+private:
+    struct Waiter {
+        AdmissionRequest request;
+        Done done;
+        Clock::TimePoint since;
+        Clock::TimePoint deadline;
+        std::unique_ptr<QTimer> timer;
+    };
+    // One try: true when `waiter` got its answer (ticket or final refusal).
+    bool tryOnce(Waiter &waiter);
+    void retryKey(const QString &keyName);
+    void refuse(Waiter &waiter, ErrorReply reply, const char *reason);
+
+    GatewayState &m_state;
+    const Clock &m_clock;
+    std::list<Waiter> m_waiters;           // FIFO per key, in arrival order
+};
+
+} // namespace sy::service
