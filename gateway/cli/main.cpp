@@ -81,6 +81,9 @@ int main(int argc, char **argv)
         return 1;
     }
     std::printf("switchyard-gateway listening on %s\n", qPrintable(gateway.listenAddress()));
+    if (!gateway.generatedAdminToken().isEmpty())
+        std::printf("admin token (shown once; set admin_token in the configuration to choose one): %s\n",
+                    gateway.generatedAdminToken().constData());
     if (options.demo) {
         std::printf("demo workspace: simulated providers at %s\n", qPrintable(demo.simulatorUrl()));
         std::printf("demo key: %s\n", sy::demo::kDemoKey);

@@ -5,6 +5,7 @@
 #include "service/ChatExchange.h"
 #include "service/ChatRequest.h"
 #include "service/ErrorReply.h"
+#include "service/AdminApi.h"
 #include "billing/Pricing.h"
 #include "service/PrometheusExporter.h"
 #include "upstream/CurlUpstreamClient.h"
@@ -12,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QCryptographicHash>
 #include <QRandomGenerator>
 #include "routing/StickyConversations.h"
 
@@ -54,17 +56,28 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     m_injector = std::make_unique<OutageInjector>(*m_upstream);
     m_admission = std::make_unique<AdmissionGate>(*m_state, m_clock);
     applyCapacities();
+    QByteArray adminToken = m_workspace->config().adminToken.toUtf8();
+    if (adminToken.isEmpty()) {
+        quint64 words[2];
+        QRandomGenerator::system()->fillRange(words);
+        adminToken = "sya-" + QByteArray::number(words[0], 16).rightJustified(16, '0')
+            + QByteArray::number(words[1], 16).rightJustified(16, '0');
+        m_generatedAdminToken = adminToken;
+    }
+    m_admin = std::make_unique<AdminApi>(*this, QCryptographicHash::hash(adminToken, QCryptographicHash::Sha256).toHex());
     m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
     m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
         return api::openai::errorBody(status, message);
     });
     registerRoutes();
+    m_admin->registerRoutes(*m_front);
 }
 
 GatewayService::~GatewayService()
 {
     // Exchanges in flight use the upstream client and the routing state: they go first.
     qDeleteAll(findChildren<ChatExchange *>(QString(), Qt::FindDirectChildrenOnly));
+    m_admin.reset();
     m_admission.reset();
     m_injector.reset();
 }
@@ -97,6 +110,16 @@ void GatewayService::replaceWorkspace(config::Config config)
 {
     m_workspace = std::make_shared<const Workspace>(std::move(config));
     applyCapacities();
+}
+
+void GatewayService::applyConfig(config::Config config)
+{
+    replaceWorkspace(std::move(config));
+    emit configApplied();
+}
+
+void GatewayService::persistLedger()
+{
 }
 
 void GatewayService::applyCapacities()

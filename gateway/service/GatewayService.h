@@ -50,6 +50,13 @@ public:
     GatewayState &state() { return *m_state; }
     // Swaps in a new configuration; requests already running keep the one they started with.
     void replaceWorkspace(config::Config config);
+    // replaceWorkspace() plus persistence and notification: what an admin edit calls.
+    void applyConfig(config::Config config);
+    // Hands new ledger entries to persistence (when a store is attached).
+    void persistLedger();
+    // The admin token generated at start when the configuration has none (shown once by the
+    // program that started the gateway); empty when the configuration sets one.
+    QByteArray generatedAdminToken() const { return m_generatedAdminToken; }
     const GatewayCounters &counters() const { return m_counters; }
     RequestLog &requestLog() { return *m_log; }
     // The failure lab's outages (dashboard, admin API). Gateway thread.
@@ -59,6 +66,7 @@ public:
 
 signals:
     void requestFinished(const QByteArray &requestId, int status);
+    void configApplied();
 
 private:
     void registerRoutes();
@@ -82,6 +90,8 @@ private:
     std::unique_ptr<RequestLog> m_log;
     std::unique_ptr<OutageInjector> m_injector;
     std::unique_ptr<AdmissionGate> m_admission;
+    std::unique_ptr<class AdminApi> m_admin;
+    QByteArray m_generatedAdminToken;
     quint64 m_admissionTokens = 0;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;

@@ -1,0 +1,59 @@
+#pragma once
+// AdminApi: the JSON admin API under /admin/ (SPEC §2): everything the dashboard can edit, for
+// headless installs too. Admin token required (`Authorization: Bearer <token>`), loopback
+// clients only, and the front's Host/Origin checks apply.
+//
+// Edits are applied "as a whole": the current configuration is written out, the edit is applied
+// to that document, and the result goes through the configuration loader's full validation.
+// An invalid or inconsistent edit is refused with 400 naming the field; a valid one replaces the
+// workspace atomically (requests in flight keep the configuration they started with).
+//
+// Thread: the gateway thread.
+#include "http/HttpFront.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <memory>
+#include <vector>
+
+namespace sy::service {
+
+class GatewayService;
+
+class AdminApi : public QObject {
+    Q_OBJECT
+public:
+    // `adminTokenSha256`: lower-case hex SHA-256 of the admin token; empty disables the API (403).
+    AdminApi(GatewayService &gateway, QByteArray adminTokenSha256, QObject *parent = nullptr);
+    ~AdminApi() override;
+
+    void registerRoutes(http::HttpFront &front);
+
+private:
+    struct Call;
+    void dispatch(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    bool authorized(const http::HttpRequest &request) const;
+
+    // Configuration (AdminConfigRoutes.cpp).
+    void handleConfig(Call &call);
+    void handleCollection(Call &call, const char *section, const char *idField);
+    void handleKeys(Call &call);
+    void handleSettings(Call &call);
+    void handleDefaultModel(Call &call);
+    // Runtime (AdminRuntimeRoutes.cpp).
+    void handleBalance(Call &call);
+    void handleOutages(Call &call);
+    void handleRequests(Call &call);
+    void handleLedger(Call &call);
+    void handleEvents(Call &call);
+    void handleBreakerReset(Call &call, const QString &keyName);
+
+    // Applies `document` (the whole configuration as JSON) if it validates; answers the call.
+    bool applyDocument(Call &call, const QJsonObject &document, int successStatus, const QJsonValue &answer);
+    QJsonObject currentDocument() const;
+
+    GatewayService &m_gateway;
+    QByteArray m_tokenSha256;
+};
+
+} // namespace sy::service

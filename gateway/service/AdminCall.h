@@ -1,0 +1,56 @@
+#pragma once
+// One admin API call: the request, its path split after /admin/, and the ways to answer it.
+// Errors use the OpenAI error shape with `param` naming the offending field.
+#include "api/openai/OpenAiErrors.h"
+#include "http/ResponseSink.h"
+#include "service/AdminApi.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace sy::service {
+
+struct AdminApi::Call {
+    http::HttpRequest request;
+    std::shared_ptr<http::ResponseSink> sink;
+    QStringList path;                      // "/admin/channels/x" -> ["channels", "x"]
+
+    const QByteArray &method() const { return request.method; }
+
+    // The body as a JSON object; on failure answers 400 and returns nullopt.
+    std::optional<QJsonObject> bodyObject()
+    {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            fail(400, error.error != QJsonParseError::NoError
+                          ? QStringLiteral("Body is not valid JSON: %1 at offset %2.").arg(error.errorString()).arg(error.offset)
+                          : QStringLiteral("Body must be a JSON object."));
+            return std::nullopt;
+        }
+        return doc.object();
+    }
+
+    void reply(int status, const QJsonValue &value)
+    {
+        const QByteArray body = value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                                : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+        sink->respond(status, {{"Content-Type", "application/json"}}, body);
+    }
+
+    void replyRaw(int status, const QByteArray &contentType, const QByteArray &body)
+    {
+        sink->respond(status, {{"Content-Type", contentType}}, body);
+    }
+
+    void fail(int status, const QString &message, const QString &field = {})
+    {
+        sink->respond(status, {{"Content-Type", "application/json"}},
+                      api::openai::errorBody(status, message, {}, field));
+    }
+
+    void notFound() { fail(404, QStringLiteral("Unknown admin route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))); }
+    void methodNotAllowed() { fail(405, QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))); }
+};
+
+} // namespace sy::service
