@@ -48,6 +48,7 @@ public:
     // outage wins over a model outage).
     std::optional<Outage> match(const QString &channelId, const QString &modelId) const;
     std::vector<Outage> active() const;
+    Clock::TimePoint now() const { return m_clock.now(); }
 
 private:
     const Clock &m_clock;

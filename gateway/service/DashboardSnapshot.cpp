@@ -14,6 +14,9 @@ ChannelTile tileFor(const config::Channel &channel, GatewayState &routing, const
     tile.state = channel.enabled ? QString::fromLatin1(failover::healthStateName(routing.health.state(channel.id)))
                                  : QStringLiteral("disabled");
     tile.capacity = channel.maxConcurrent;
+    tile.queued = routing.capacity.queued(channel.id);
+    if (const auto outage = routing.outages.match(channel.id, QString()))
+        tile.outage = failover::describeOutage(*outage, routing.outages.now());
     const ChannelTotals totals = routing.totals.value(channel.id);
     tile.attemptsTotal = totals.attempts;
     tile.errorsTotal = totals.errors;
@@ -80,6 +83,11 @@ DashboardSnapshot buildDashboardSnapshot(GatewayService &gateway)
     snapshot.completionTokens = c.completionTokens;
     WorkspacePtr workspace = gateway.workspace();
     snapshot.currency = workspace->config().currency;
+    const billing::Ledger &ledger = gateway.state().ledger;
+    if (ledger.isMetered())
+        snapshot.balance = double(ledger.balance()) / 1e9;
+    const QDateTime dayStart(gateway.clock().wallNow().date(), QTime(0, 0), Qt::UTC);
+    snapshot.spendToday = double(ledger.spentSince(dayStart)) / 1e9;
     for (const config::Channel &channel : workspace->config().channels)
         snapshot.channels.push_back(tileFor(channel, gateway.state(), snapshot.at));
 

@@ -85,6 +85,17 @@ QByteArray renderPrometheus(GatewayService &gateway)
         w.sample("switchyard_refusals_total", QByteArray("reason=\"") + reason + '"', double(gateway.front().refusals(reason)));
 
     GatewayState &routing = gateway.state();
+    w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits and money checks, by reason.");
+    for (const char *reason : {"key_rate_limited", "insufficient_balance", "spend_limit_reached", "key_breaker_suspended",
+                               "key_breaker_disabled", "capacity_busy"})
+        w.sample("switchyard_gateway_refusals_total", QByteArray("reason=\"") + reason + '"', double(routing.refusals.value(reason)));
+    w.family("switchyard_capacity_queued", "gauge", "Requests waiting for a channel's capacity.");
+    for (const config::Channel &channel : gateway.workspace()->config().channels)
+        w.sample("switchyard_capacity_queued", "channel=" + label(channel.id), routing.capacity.queued(channel.id));
+    if (routing.ledger.isMetered()) {
+        w.family("switchyard_balance", "gauge", "The workspace balance.");
+        w.sample("switchyard_balance", "currency=" + label(gateway.workspace()->config().currency), double(routing.ledger.balance()) / 1e9);
+    }
     std::vector<metrics::ChannelModel> keys = routing.metrics.keys();
     w.family("switchyard_upstream_attempts_window", "gauge", "Upstream attempts finished in the last 5 minutes, per channel and model.");
     for (const auto &key : keys)

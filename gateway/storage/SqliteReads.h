@@ -1,0 +1,25 @@
+#pragma once
+// The read side of SqliteStore: rows to StoredTypes. Each function returns its result or the
+// database error. Internal to SqliteStore.
+//
+// Thread: the thread that owns the connection passed in (the store's worker thread).
+#include "storage/StoredTypes.h"
+
+#include <QSqlDatabase>
+
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace sy::storage {
+
+template <class T>
+using ReadResult = std::variant<T, QString>;
+
+ReadResult<std::optional<QByteArray>> readConfig(const QSqlDatabase &db);
+ReadResult<std::optional<QString>> readMeta(const QSqlDatabase &db, const QString &key);
+ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence);
+ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, const StoredRequestFilter &filter);
+ReadResult<std::optional<StoredRequest>> readRequest(const QSqlDatabase &db, const QByteArray &id);
+
+} // namespace sy::storage

@@ -1,0 +1,137 @@
+#include "storage/SqliteStore.h"
+
+#include "storage/DatabaseFile.h"
+#include "storage/SqliteWorker.h"
+
+#include <type_traits>
+
+namespace sy::storage {
+
+template <class Work>
+auto SqliteStore::onWorker(Work &&work)
+{
+    using Result = std::invoke_result_t<Work>;
+    if (QThread::currentThread() == &m_thread)
+        return work();  // already on the worker (e.g. from a callback): a blocking call would deadlock
+    if constexpr (std::is_void_v<Result>) {
+        QMetaObject::invokeMethod(m_worker.get(), std::forward<Work>(work), Qt::BlockingQueuedConnection);
+    } else {
+        Result result{};
+        QMetaObject::invokeMethod(
+            m_worker.get(), [&result, &work] { result = work(); }, Qt::BlockingQueuedConnection);
+        return result;
+    }
+}
+
+std::variant<std::unique_ptr<SqliteStore>, QString> SqliteStore::open(const QString &path,
+                                                                      const SqliteStoreOptions &options)
+{
+    const auto prepared = prepareDatabaseFile(path);
+    if (const QString *refusal = std::get_if<QString>(&prepared))
+        return *refusal;
+    std::unique_ptr<SqliteStore> store(new SqliteStore(path, options));
+    const bool isNew = std::get<PreparedFile>(prepared).isNew;
+    const QString refusal = store->onWorker([&store, isNew] { return store->m_worker->open(isNew); });
+    if (!refusal.isEmpty())
+        return refusal;  // the store's destructor stops the thread; no connection is open
+    return store;
+}
+
+SqliteStore::SqliteStore(QString path, const SqliteStoreOptions &options)
+    : m_path(std::move(path)), m_worker(std::make_unique<SqliteWorker>(m_path, options))
+{
+    m_thread.setObjectName(QStringLiteral("switchyard-storage"));
+    m_worker->moveToThread(&m_thread);
+    m_thread.start();
+}
+
+SqliteStore::~SqliteStore()
+{
+    onWorker([this] { m_worker->close(); });  // commits what is queued
+    m_thread.quit();
+    m_thread.wait();
+    // m_worker is deleted by its unique_ptr now that its thread no longer runs: its timer was
+    // stopped and deleted on that thread by close().
+}
+
+void SqliteStore::appendLedger(StoredLedgerEntry entry)
+{
+    m_worker->enqueue(std::move(entry));
+}
+
+void SqliteStore::appendRequest(StoredRequest request)
+{
+    m_worker->enqueue(std::move(request));
+}
+
+void SqliteStore::saveConfig(QByteArray json)
+{
+    m_worker->enqueue(ConfigWrite{std::move(json), QDateTime::currentDateTimeUtc()});
+}
+
+void SqliteStore::setMeta(const QString &key, const QString &value)
+{
+    m_worker->enqueue(MetaWrite{key, value});
+}
+
+bool SqliteStore::flush()
+{
+    return onWorker([this] { return m_worker->commitPending(); });
+}
+
+std::optional<QByteArray> SqliteStore::loadConfig()
+{
+    return onWorker([this] { return m_worker->readAfterCommit<std::optional<QByteArray>>(readConfig); });
+}
+
+std::optional<QString> SqliteStore::meta(const QString &key)
+{
+    return onWorker([this, &key] {
+        return m_worker->readAfterCommit<std::optional<QString>>(
+            [&key](const QSqlDatabase &db) { return readMeta(db, key); });
+    });
+}
+
+std::vector<StoredLedgerEntry> SqliteStore::ledgerEntries(quint64 afterSequence)
+{
+    return onWorker([this, afterSequence] {
+        return m_worker->readAfterCommit<std::vector<StoredLedgerEntry>>(
+            [afterSequence](const QSqlDatabase &db) { return readLedger(db, afterSequence); });
+    });
+}
+
+std::vector<StoredRequest> SqliteStore::queryRequests(const StoredRequestFilter &filter)
+{
+    return onWorker([this, &filter] {
+        return m_worker->readAfterCommit<std::vector<StoredRequest>>(
+            [&filter](const QSqlDatabase &db) { return readRequests(db, filter); });
+    });
+}
+
+std::optional<StoredRequest> SqliteStore::request(const QByteArray &id)
+{
+    return onWorker([this, &id] {
+        return m_worker->readAfterCommit<std::optional<StoredRequest>>(
+            [&id](const QSqlDatabase &db) { return readRequest(db, id); });
+    });
+}
+
+void SqliteStore::setRetention(int maxAgeDays, int maxCount)
+{
+    m_worker->setRetention(RetentionPolicy{maxAgeDays, maxCount});
+}
+
+int SqliteStore::applyRetention()
+{
+    return onWorker([this] {
+        m_worker->commitPending();
+        return m_worker->applyRetentionNow();
+    });
+}
+
+StoreStats SqliteStore::stats() const
+{
+    return m_worker->stats();
+}
+
+} // namespace sy::storage

@@ -1,0 +1,80 @@
+#pragma once
+// SqliteStore: the Store on one SQLite file (Qt SQL, QSQLITE driver) in WAL mode with
+// synchronous=NORMAL and foreign keys on. The schema is versioned (Schema.h) and migrated at open.
+//
+// Threads: the store owns a worker thread that owns the only read-write connection; the
+// connection is created, used and closed there. Writes are queued and committed in one
+// transaction every flushInterval or as soon as batchSize items are queued, whichever comes first;
+// the request path never waits on the disk. Reads and flush() wait for the worker.
+//
+// Durability: a committed write survives the process being killed (SIGKILL included); with
+// synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes
+// still queued when the process dies are lost. A transaction that fails (disk full, I/O error) is
+// rolled back and its items stay queued and are retried; the queue is not bounded meanwhile.
+//
+// The file may hold credentials: a new file is created with permissions 0600 (an existing file
+// keeps its own). A file that is not SQLite, fails `PRAGMA integrity_check`, or has a schema newer
+// than this program is refused and never modified (it is only read through a read-only connection).
+#include "storage/Store.h"
+
+#include <QString>
+#include <QThread>
+
+#include <chrono>
+#include <memory>
+#include <variant>
+
+namespace sy::storage {
+
+class SqliteWorker;
+
+struct SqliteStoreOptions {
+    std::chrono::milliseconds flushInterval{200};     // the longest a queued write waits
+    int batchSize = 500;                              // this many queued items commit at once
+    std::chrono::milliseconds retentionInterval{60'000};  // retention runs at most this often
+    std::chrono::milliseconds busyTimeout{5'000};  // how long a statement waits for another writer
+};
+
+class SqliteStore final : public Store {
+public:
+    // Opens `path`, creating it (and its parent directories) when missing, and migrates an older
+    // schema. On refusal, the message says why and the file is as it was. Any thread; the store
+    // may then be used and destroyed from any thread but its own worker.
+    static std::variant<std::unique_ptr<SqliteStore>, QString> open(const QString &path,
+                                                                    const SqliteStoreOptions &options = {});
+
+    // Commits everything queued, closes the connection and stops the worker thread.
+    ~SqliteStore() override;
+    SqliteStore(const SqliteStore &) = delete;
+    SqliteStore &operator=(const SqliteStore &) = delete;
+
+    void appendLedger(StoredLedgerEntry entry) override;
+    void appendRequest(StoredRequest request) override;
+    void saveConfig(QByteArray json) override;
+    void setMeta(const QString &key, const QString &value) override;
+    bool flush() override;
+
+    std::optional<QByteArray> loadConfig() override;
+    std::optional<QString> meta(const QString &key) override;
+    std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence) override;
+    std::vector<StoredRequest> queryRequests(const StoredRequestFilter &filter) override;
+    std::optional<StoredRequest> request(const QByteArray &id) override;
+
+    void setRetention(int maxAgeDays, int maxCount) override;
+    int applyRetention() override;
+
+    StoreStats stats() const override;
+    const QString &path() const { return m_path; }
+
+private:
+    SqliteStore(QString path, const SqliteStoreOptions &options);
+    // Runs `work` on the worker thread and waits for it (directly when already there).
+    template <class Work>
+    auto onWorker(Work &&work);
+
+    QString m_path;
+    QThread m_thread;
+    std::unique_ptr<SqliteWorker> m_worker;  // lives on m_thread; deleted after it stopped
+};
+
+} // namespace sy::storage

@@ -1,0 +1,248 @@
+#include "storage/SqliteWorker.h"
+
+#include "storage/DatabaseFile.h"
+#include "storage/Schema.h"
+
+#include <QLoggingCategory>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <atomic>
+
+Q_LOGGING_CATEGORY(lcStorage, "switchyard.storage")
+
+namespace sy::storage {
+
+namespace {
+
+constexpr char kDriver[] = "QSQLITE";
+
+QString uniqueConnectionName()
+{
+    static std::atomic<quint64> counter{0};
+    return QStringLiteral("switchyard-storage-%1").arg(counter.fetch_add(1) + 1);
+}
+
+} // namespace
+
+SqliteWorker::SqliteWorker(QString path, const SqliteStoreOptions &options)
+    : m_path(std::move(path)), m_options(options), m_connectionName(uniqueConnectionName())
+{
+}
+
+SqliteWorker::~SqliteWorker() = default;
+
+QString SqliteWorker::open(bool isNew)
+{
+    if (!isNew) {
+        if (std::optional<QString> refusal = validateExisting())
+            return *refusal;
+    }
+    if (std::optional<QString> error = openReadWrite()) {
+        closeConnection();
+        return QStringLiteral("cannot open %1: %2").arg(m_path, *error);
+    }
+    m_timer = new QTimer(this);
+    m_timer->setInterval(m_options.flushInterval);
+    connect(m_timer, &QTimer::timeout, this, &SqliteWorker::onTimer);
+    m_timer->start();
+    return {};
+}
+
+QString SqliteWorker::busyTimeoutOption() const
+{
+    return QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_options.busyTimeout.count());
+}
+
+std::optional<QString> SqliteWorker::validateExisting()
+{
+    // Read-only: whatever the file turns out to be, this connection cannot change it.
+    const SidecarFiles sidecars(m_path);
+    const QString name = m_connectionName + QStringLiteral("-check");
+    std::optional<QString> refusal;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QLatin1String(kDriver), name);
+        db.setDatabaseName(m_path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;") + busyTimeoutOption());
+        if (!db.open()) {
+            refusal = QStringLiteral("cannot read %1: %2").arg(m_path, db.lastError().text());
+        } else if (std::optional<QString> damage = checkIntegrity(db)) {
+            refusal = QStringLiteral("%1 is damaged (integrity check: %2); it was left unchanged").arg(m_path, *damage);
+        } else {
+            const auto version = readSchemaVersion(db);
+            if (const QString *error = std::get_if<QString>(&version))
+                refusal = QStringLiteral("cannot read the schema version of %1: %2; it was left unchanged")
+                              .arg(m_path, *error);
+            else if (std::get<int>(version) > kSchemaVersion)
+                refusal = QStringLiteral("%1 was written by a newer Switchyard (schema version %2, this program"
+                                         " knows up to %3); it was left unchanged")
+                              .arg(m_path)
+                              .arg(std::get<int>(version))
+                              .arg(kSchemaVersion);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    sidecars.removeCreatedSince();
+    return refusal;
+}
+
+std::optional<QString> SqliteWorker::openReadWrite()
+{
+    m_db = QSqlDatabase::addDatabase(QLatin1String(kDriver), m_connectionName);
+    m_db.setDatabaseName(m_path);
+    m_db.setConnectOptions(busyTimeoutOption());
+    if (!m_db.open())
+        return m_db.lastError().text();
+    {
+        QSqlQuery query(m_db);
+        // WAL before the migration, so a migration interrupted by a crash is rolled back from the
+        // WAL like any other transaction.
+        if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !query.next())
+            return query.lastError().text();
+        if (query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+            qCWarning(lcStorage) << "WAL mode is not available for" << m_path << "- using journal mode"
+                                 << query.value(0).toString();
+        query.finish();
+        if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL")))
+            return query.lastError().text();
+        if (!query.exec(QStringLiteral("PRAGMA foreign_keys=ON")))
+            return query.lastError().text();
+    }
+    return migrate(m_db, schemaMigrations());
+}
+
+void SqliteWorker::close()
+{
+    if (m_timer) {
+        m_timer->stop();
+        delete m_timer;
+        m_timer = nullptr;
+    }
+    if (!m_db.isOpen())
+        return;
+    if (!commitPending()) {
+        std::lock_guard lock(m_mutex);
+        qCWarning(lcStorage) << "closing" << m_path << "with" << m_pending.size()
+                             << "writes that could not be committed:" << m_stats.lastError;
+    }
+    closeConnection();
+}
+
+void SqliteWorker::closeConnection()
+{
+    m_db.close();
+    m_db = QSqlDatabase();  // the last handle must be gone before removeDatabase
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+void SqliteWorker::enqueue(WriteOp op)
+{
+    bool wake = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_pending.push_back(std::move(op));
+        if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
+            m_wakePosted = true;
+            wake = true;
+        }
+    }
+    if (wake)
+        QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+}
+
+void SqliteWorker::setRetention(RetentionPolicy policy)
+{
+    std::lock_guard lock(m_mutex);
+    m_retention = policy;
+}
+
+StoreStats SqliteWorker::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    StoreStats stats = m_stats;
+    stats.pendingWrites = m_pending.size() + m_inFlight;
+    return stats;
+}
+
+bool SqliteWorker::commitPending()
+{
+    std::vector<WriteOp> batch;
+    {
+        std::lock_guard lock(m_mutex);
+        m_wakePosted = false;
+        batch.swap(m_pending);
+        m_inFlight = batch.size();
+    }
+    if (batch.empty())
+        return true;
+    const auto result = m_db.isOpen() ? writeBatch(m_db, batch)
+                                      : std::variant<BatchOutcome, QString>(QStringLiteral("database is closed"));
+    std::lock_guard lock(m_mutex);
+    m_inFlight = 0;
+    if (const QString *error = std::get_if<QString>(&result)) {
+        ++m_stats.failedTransactions;
+        m_stats.lastError = *error;
+        qCWarning(lcStorage) << "write of" << batch.size() << "items to" << m_path
+                             << "failed and will be retried:" << *error;
+        // Back to the front, so the order of writes is kept.
+        batch.insert(batch.end(), std::make_move_iterator(m_pending.begin()),
+                     std::make_move_iterator(m_pending.end()));
+        m_pending = std::move(batch);
+        return false;
+    }
+    const BatchOutcome &outcome = std::get<BatchOutcome>(result);
+    if (outcome.ignoredLedgerEntries > 0)
+        qCWarning(lcStorage).noquote() << "ignored" << outcome.ignoredLedgerEntries
+                                       << "ledger entries already booked (a charge for the same request,"
+                                          " or the same sequence):"
+                                       << outcome.ignoredSamples.join(QStringLiteral("; "));
+    ++m_stats.transactions;
+    m_stats.committedWrites += batch.size() - outcome.rejected;
+    m_stats.ignoredLedgerEntries += outcome.ignoredLedgerEntries;
+    m_stats.rejectedWrites += outcome.rejected;
+    return true;  // items queued meanwhile by other threads belong to the next commit
+}
+
+void SqliteWorker::onTimer()
+{
+    commitPending();
+    maybeApplyRetention();
+}
+
+void SqliteWorker::maybeApplyRetention()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
+        return;
+    m_lastRetention = now;
+    applyRetentionNow();
+}
+
+int SqliteWorker::applyRetentionNow()
+{
+    RetentionPolicy policy;
+    {
+        std::lock_guard lock(m_mutex);
+        policy = m_retention;
+    }
+    if (!m_db.isOpen())
+        return 0;
+    const auto result = trimRequestLog(m_db, policy, QDateTime::currentDateTimeUtc());
+    if (const QString *error = std::get_if<QString>(&result)) {
+        recordError(*error);
+        return 0;
+    }
+    std::lock_guard lock(m_mutex);
+    m_stats.retentionDeleted += quint64(std::get<int>(result));
+    return std::get<int>(result);
+}
+
+void SqliteWorker::recordError(const QString &error)
+{
+    qCWarning(lcStorage) << "database error on" << m_path << ":" << error;
+    std::lock_guard lock(m_mutex);
+    m_stats.lastError = error;
+}
+
+} // namespace sy::storage

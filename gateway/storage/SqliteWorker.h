@@ -1,0 +1,85 @@
+#pragma once
+// SqliteWorker: SqliteStore's half on the storage thread — the read-write connection, the queue
+// of writes, the flush timer and retention. Internal to SqliteStore.
+//
+// Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
+// thread" take the queue's mutex; all others run on the storage thread only.
+#include "storage/SqliteReads.h"
+#include "storage/SqliteStore.h"
+#include "storage/SqliteWrites.h"
+
+#include <QObject>
+#include <QSqlDatabase>
+#include <QTimer>
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+
+namespace sy::storage {
+
+class SqliteWorker final : public QObject {
+public:
+    SqliteWorker(QString path, const SqliteStoreOptions &options);
+    ~SqliteWorker() override;
+
+    // Validates an existing file through a read-only connection (skipped when `isNew`), then
+    // opens the read-write connection, sets the pragmas, migrates and starts the flush timer.
+    // Returns the refusal, or an empty string. On refusal no connection is left open.
+    QString open(bool isNew);
+    // Commits the queue, stops the timer and closes the connection. Idempotent.
+    void close();
+
+    // Any thread: queue a write; wakes the worker when batchSize items are waiting.
+    void enqueue(WriteOp op);
+    // Any thread.
+    void setRetention(RetentionPolicy policy);
+    StoreStats stats() const;
+
+    // Commits everything queued so far in one transaction. False when that transaction failed
+    // (its items are queued again, in front).
+    bool commitPending();
+    // Applies the retention policy now; returns the number of requests deleted.
+    int applyRetentionNow();
+
+    // Commits the queue (reads see earlier writes), then runs `read` on the connection; a
+    // database error is recorded in stats() and yields an empty T.
+    template <class T, class Read>
+    T readAfterCommit(Read &&read)
+    {
+        commitPending();
+        ReadResult<T> result = read(static_cast<const QSqlDatabase &>(m_db));
+        if (const QString *error = std::get_if<QString>(&result)) {
+            recordError(*error);
+            return T{};
+        }
+        return std::move(std::get<T>(result));
+    }
+
+private:
+    QString busyTimeoutOption() const;
+    std::optional<QString> validateExisting();
+    std::optional<QString> openReadWrite();
+    void closeConnection();
+    void onTimer();
+    void maybeApplyRetention();
+    void recordError(const QString &error);
+
+    const QString m_path;
+    const SqliteStoreOptions m_options;
+    const QString m_connectionName;  // unique per worker
+
+    mutable std::mutex m_mutex;  // guards the members up to m_retention
+    std::vector<WriteOp> m_pending;
+    std::size_t m_inFlight = 0;  // items taken from m_pending by the running commit
+    bool m_wakePosted = false;
+    StoreStats m_stats;
+    RetentionPolicy m_retention;
+
+    // Storage thread only.
+    QSqlDatabase m_db;
+    QTimer *m_timer = nullptr;  // child of this worker
+    std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
+};
+
+} // namespace sy::storage

@@ -1,0 +1,59 @@
+#pragma once
+// Store: the durable state of a workspace — the configuration document, meta values (opening
+// balance, admin token hash), the ledger of charges and top-ups, and the request log.
+// SQLite now (SqliteStore), PostgreSQL later; callers depend only on this interface.
+//
+// Writes never make the caller wait on the disk: they are queued and committed in batches by the
+// store's own thread. What was committed (flush() returned true, or a batch went by) survives a
+// crash of the process; a write that was only queued when the process died is lost. Callers that
+// must not lose a write (a charge) replay it after a restart from their own source; a ledger
+// charge is booked at most once per request id, so a replay never double-books.
+//
+// Thread: every method may be called from any thread except the store's own. Reads block the
+// caller until the store's thread answers: use them at start and from the admin API, never on the
+// request path. Reads see every write queued before them (they commit the queue first).
+#include "storage/StoredTypes.h"
+
+#include <optional>
+#include <vector>
+
+namespace sy::storage {
+
+class Store {
+public:
+    virtual ~Store() = default;
+
+    // --- Writes: queued, return at once. Applied in the order they were queued.
+    // A charge whose request id already has a charge, or an entry whose sequence is already
+    // stored, is ignored (counted in stats().ignoredLedgerEntries); the rest of the batch commits.
+    virtual void appendLedger(StoredLedgerEntry entry) = 0;
+    // Adds a request to the log; a request with a known id replaces the stored one.
+    virtual void appendRequest(StoredRequest request) = 0;
+    // Replaces the configuration document (JSON, UTF-8; may hold credentials).
+    virtual void saveConfig(QByteArray json) = 0;
+    // Sets a meta value; kMetaSchemaVersion is reserved and rejected.
+    virtual void setMeta(const QString &key, const QString &value) = 0;
+    // Blocks until everything queued before the call is committed. False when a commit failed
+    // (the items stay queued and are retried; stats().lastError says why).
+    virtual bool flush() = 0;
+
+    // --- Reads: block briefly. On a database error they return nothing (stats().lastError).
+    virtual std::optional<QByteArray> loadConfig() = 0;
+    virtual std::optional<QString> meta(const QString &key) = 0;
+    // Entries with a sequence above `afterSequence`, in sequence order.
+    virtual std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence) = 0;
+    // Requests matching `filter`, newest first (by `at`, then id).
+    virtual std::vector<StoredRequest> queryRequests(const StoredRequestFilter &filter) = 0;
+    virtual std::optional<StoredRequest> request(const QByteArray &id) = 0;
+
+    // --- Retention of the request log (the ledger and the configuration are never trimmed).
+    // Keeps requests younger than `maxAgeDays` days and at most the `maxCount` newest;
+    // 0 (or less) turns a bound off. Applied by the store periodically.
+    virtual void setRetention(int maxAgeDays, int maxCount) = 0;
+    // Applies the retention bounds now; blocks; returns the number of requests deleted.
+    virtual int applyRetention() = 0;
+
+    virtual StoreStats stats() const = 0;
+};
+
+} // namespace sy::storage
