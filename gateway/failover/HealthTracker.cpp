@@ -27,14 +27,38 @@ HealthTracker::Channel &HealthTracker::channel(const QString &channelId)
     return m_channels[channelId];
 }
 
-void HealthTracker::prune(Channel &c) const
+void HealthTracker::advance(Channel &c) const
 {
-    const auto horizon = m_clock.now() - std::max<std::chrono::seconds>(m_policy.factorWindow, m_policy.recentWindow);
-    while (!c.outcomes.empty() && c.outcomes.front().at < horizon)
-        c.outcomes.pop_front();
-    // A burst must not grow memory: the factor only needs a fair recent sample.
-    while (c.outcomes.size() > 4096)
-        c.outcomes.pop_front();
+    const auto now = m_clock.now();
+    const auto recentFrom = now - m_policy.recentWindow;
+    const auto factorFrom = now - m_policy.factorWindow;
+    while (c.recentStart < c.outcomes.size() && c.outcomes[c.recentStart].at < recentFrom) {
+        --c.recentTotal;
+        c.recentFailures -= c.outcomes[c.recentStart].success ? 0 : 1;
+        ++c.recentStart;
+    }
+    while (c.factorStart < c.outcomes.size() && c.outcomes[c.factorStart].at < factorFrom) {
+        --c.factorTotal;
+        c.factorFailures -= c.outcomes[c.factorStart].success ? 0 : 1;
+        ++c.factorStart;
+    }
+    // Outcomes outside both windows are no longer needed.
+    const size_t drop = std::min(c.recentStart, c.factorStart);
+    c.outcomes.erase(c.outcomes.begin(), c.outcomes.begin() + qsizetype(drop));
+    c.recentStart -= drop;
+    c.factorStart -= drop;
+}
+
+void HealthTracker::record(Channel &c, bool success) const
+{
+    advance(c);
+    c.outcomes.push_back({m_clock.now(), success});
+    ++c.recentTotal;
+    ++c.factorTotal;
+    if (!success) {
+        ++c.recentFailures;
+        ++c.factorFailures;
+    }
 }
 
 void HealthTracker::startCooldown(Channel &c)
@@ -51,29 +75,29 @@ void HealthTracker::recordSuccess(const QString &channelId, const QString &model
 {
     Channel &c = channel(channelId);
     const double ms = double(latency.count());
-    c.outcomes.push_back({m_clock.now(), true, modelId, ms});
-    prune(c);
+    record(c, true);
     c.consecutiveFailures = 0;
     c.cooldownLevel = 0;
     c.probing = false;
     c.cooldownUntil = {};
-    // A slow average (about the last 20 successes) is the channel's own normal.
-    auto it = c.normalLatencyMs.find(modelId);
-    if (it == c.normalLatencyMs.end())
-        c.normalLatencyMs.insert(modelId, ms);
-    else
-    {
-        // A slowdown must not become the new normal as fast as it is noticed: outliers move it slowly.
-        const double weight = ms > *it * m_policy.slowRatio ? 0.01 : 0.05;
-        *it = *it * (1.0 - weight) + ms * weight;
+    RecentLatency &l = c.latency[modelId];
+    l.ring[size_t(l.next)] = {m_clock.now(), ms};
+    l.next = (l.next + 1) % RecentLatency::kSize;
+    l.count = std::min(l.count + 1, RecentLatency::kSize);
+    // A slow average (about the last 20 successes) is the channel's own normal; a slowdown must
+    // not become the new normal as fast as it is noticed, so outliers move it slowly.
+    if (l.normalMs <= 0) {
+        l.normalMs = ms;
+    } else {
+        const double weight = ms > l.normalMs * m_policy.slowRatio ? 0.01 : 0.05;
+        l.normalMs = l.normalMs * (1.0 - weight) + ms * weight;
     }
 }
 
-void HealthTracker::recordFailure(const QString &channelId, const QString &modelId)
+void HealthTracker::recordFailure(const QString &channelId, const QString &)
 {
     Channel &c = channel(channelId);
-    c.outcomes.push_back({m_clock.now(), false, modelId, 0});
-    prune(c);
+    record(c, false);
     const bool probeFailed = c.probing && m_clock.now() >= c.cooldownUntil;
     if (probeFailed) {
         startCooldown(c);
@@ -95,18 +119,12 @@ void HealthTracker::clearSimulatedDown(const QString &channelId)
 
 bool HealthTracker::failedRecently(const QString &channelId) const
 {
-    const auto it = m_channels.constFind(channelId);
-    if (it == m_channels.cend())
+    const auto it = m_channels.find(channelId);
+    if (it == m_channels.end())
         return false;
-    const auto since = m_clock.now() - m_policy.recentWindow;
-    int failures = 0;
-    int total = 0;
-    for (auto o = it->outcomes.rbegin(); o != it->outcomes.rend() && o->at >= since; ++o) {
-        ++total;
-        failures += o->success ? 0 : 1;
-    }
-    return failures >= m_policy.recentFailures && total > 0
-        && double(failures) / double(total) >= m_policy.recentFailureShare;
+    advance(*it);
+    return it->recentFailures >= m_policy.recentFailures && it->recentTotal > 0
+        && double(it->recentFailures) / double(it->recentTotal) >= m_policy.recentFailureShare;
 }
 
 bool HealthTracker::isCoolingDown(const QString &channelId) const
@@ -120,30 +138,30 @@ bool HealthTracker::isCoolingDown(const QString &channelId) const
 
 double HealthTracker::healthFactor(const QString &channelId, const QString &modelId) const
 {
-    const auto it = m_channels.constFind(channelId);
-    if (it == m_channels.cend())
+    const auto it = m_channels.find(channelId);
+    if (it == m_channels.end())
         return 1.0;
-    const auto since = m_clock.now() - m_policy.factorWindow;
-    int failures = 0;
-    int total = 0;
-    double recentLatency = 0;
-    int recentSuccesses = 0;
-    for (auto o = it->outcomes.rbegin(); o != it->outcomes.rend() && o->at >= since; ++o) {
-        ++total;
-        failures += o->success ? 0 : 1;
-        if (o->success && o->modelId == modelId && recentSuccesses < 10) {
-            recentLatency += o->latencyMs;
-            ++recentSuccesses;
-        }
-    }
+    advance(*it);
     // Laplace smoothing: one failure in two requests is not yet a 50 % channel.
-    const double errorRate = double(failures) / double(total + 2);
+    const double errorRate = double(it->factorFailures) / double(it->factorTotal + 2);
     double factor = std::pow(1.0 - errorRate, 2);
-    const double normal = it->normalLatencyMs.value(modelId, 0);
-    if (recentSuccesses > 0 && normal > 0) {
-        const double ratio = (recentLatency / recentSuccesses) / normal;
-        if (ratio > m_policy.slowRatio)
-            factor *= m_policy.slowRatio / ratio;
+    const auto latency = it->latency.constFind(modelId);
+    if (latency != it->latency.cend() && latency->normalMs > 0) {
+        const auto since = m_clock.now() - m_policy.factorWindow;
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; i < latency->count; ++i) {
+            const auto &[at, ms] = latency->ring[size_t(i)];
+            if (at >= since) {
+                sum += ms;
+                ++n;
+            }
+        }
+        if (n > 0) {
+            const double ratio = (sum / n) / latency->normalMs;
+            if (ratio > m_policy.slowRatio)
+                factor *= m_policy.slowRatio / ratio;
+        }
     }
     return std::clamp(factor, 0.01, 1.0);
 }

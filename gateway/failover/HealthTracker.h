@@ -16,6 +16,7 @@
 #include "routing/ChannelSelector.h"
 
 #include <QHash>
+#include <array>
 #include <deque>
 
 namespace sy::failover {
@@ -52,23 +53,35 @@ public:
     Clock::TimePoint cooldownUntil(const QString &channelId) const;
 
 private:
+    // Outcomes are kept in time order with running counts for both windows, so every question
+    // costs O(1) amortised however busy the channel is (this sits on the routing hot path).
     struct Outcome {
         Clock::TimePoint at;
         bool success;
-        QString modelId;
-        double latencyMs;
+    };
+    struct RecentLatency {
+        static constexpr int kSize = 10;      // the last successes the factor compares with the normal
+        std::array<std::pair<Clock::TimePoint, double>, kSize> ring{};
+        int count = 0;
+        int next = 0;
+        double normalMs = 0;                  // slow average of successes: the channel's own normal
     };
     struct Channel {
-        std::deque<Outcome> outcomes;           // last factorWindow
+        std::deque<Outcome> outcomes;           // the last max(recentWindow, factorWindow)
+        size_t recentStart = 0;                 // index of the first outcome inside recentWindow
+        size_t factorStart = 0;                 // index of the first outcome inside factorWindow
+        int recentTotal = 0, recentFailures = 0;
+        int factorTotal = 0, factorFailures = 0;
         int consecutiveFailures = 0;
         int cooldownLevel = 0;                  // cooldowns in a row without a success between
         Clock::TimePoint cooldownUntil{};
         bool probing = false;                   // the cooldown ended; the next outcome decides
         Clock::TimePoint simulatedUntil{};
-        QHash<QString, double> normalLatencyMs; // per model, slow average of successes
+        QHash<QString, RecentLatency> latency;  // per model
     };
     Channel &channel(const QString &channelId);
-    void prune(Channel &c) const;
+    void record(Channel &c, bool success) const;
+    void advance(Channel &c) const;             // moves both windows to now
     void startCooldown(Channel &c);
 
     const Clock &m_clock;

@@ -1,0 +1,115 @@
+#pragma once
+// Helpers of the storage tests: sample rows, opening a store with a failure message, and a raw
+// connection that looks at the database file directly, apart from the store under test.
+#include "storage/SqliteStore.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+
+namespace sy::storage::test {
+
+inline QDateTime baseTime()
+{
+    return QDateTime(QDate(2025, 1, 1), QTime(12, 0), Qt::UTC);
+}
+
+inline StoredLedgerEntry charge(quint64 sequence, const QString &requestId, qint64 amountNanos = 1'500)
+{
+    return StoredLedgerEntry{sequence, baseTime().addSecs(qint64(sequence)), QString::fromLatin1(kLedgerCharge),
+                             requestId, QStringLiteral("team-key"), QStringLiteral("gpt-4o-mini"),
+                             QStringLiteral("openai-main"), 120, 48, amountNanos, QString()};
+}
+
+inline StoredLedgerEntry topUp(quint64 sequence, qint64 amountNanos, const QString &note = QStringLiteral("top-up"))
+{
+    return StoredLedgerEntry{sequence, baseTime().addSecs(qint64(sequence)), QString::fromLatin1(kLedgerTopUp),
+                             QString(), QString(), QString(), QString(), 0, 0, amountNanos, note};
+}
+
+inline StoredRequest request(const QByteArray &id, const QDateTime &at, const QString &key = QStringLiteral("team-key"),
+                             const QString &model = QStringLiteral("gpt-4o-mini"), int status = 200,
+                             bool failedOver = false)
+{
+    const QByteArray json = "{\"id\":\"" + id + "\",\"status\":" + QByteArray::number(status) + "}";
+    return StoredRequest{id, at, key, model, status, failedOver, json};
+}
+
+inline QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Opens a store, recording the refusal as a test failure (then returns null).
+inline std::unique_ptr<SqliteStore> openStore(const QString &path, const SqliteStoreOptions &options = {})
+{
+    auto opened = SqliteStore::open(path, options);
+    if (auto *refusal = std::get_if<QString>(&opened)) {
+        ADD_FAILURE() << "open refused: " << refusal->toStdString();
+        return nullptr;
+    }
+    return std::move(std::get<std::unique_ptr<SqliteStore>>(opened));
+}
+
+// A connection of the test thread to the file, bypassing the store. Read-only unless asked.
+class RawDatabase {
+public:
+    explicit RawDatabase(const QString &path, bool readOnly = true)
+        : m_name(QStringLiteral("raw-%1").arg(counter().fetch_add(1)))
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+        db.setDatabaseName(path);
+        if (readOnly)
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        if (!db.open())
+            ADD_FAILURE() << "raw open failed: " << db.lastError().text().toStdString();
+    }
+    ~RawDatabase()
+    {
+        QSqlDatabase::database(m_name, false).close();
+        QSqlDatabase::removeDatabase(m_name);
+    }
+    RawDatabase(const RawDatabase &) = delete;
+    RawDatabase &operator=(const RawDatabase &) = delete;
+
+    bool exec(const QString &sql)
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        if (!query.exec(sql)) {
+            ADD_FAILURE() << "raw exec failed: " << sql.toStdString() << ": "
+                          << query.lastError().text().toStdString();
+            return false;
+        }
+        return true;
+    }
+    // The first column of the first row, as text; empty when there is no row.
+    QString scalar(const QString &sql)
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        if (!query.exec(sql)) {
+            ADD_FAILURE() << "raw query failed: " << sql.toStdString() << ": "
+                          << query.lastError().text().toStdString();
+            return {};
+        }
+        return query.next() ? query.value(0).toString() : QString();
+    }
+    int count(const QString &table) { return scalar(QStringLiteral("SELECT count(*) FROM ") + table).toInt(); }
+    QSqlDatabase database() const { return QSqlDatabase::database(m_name, false); }
+
+private:
+    static std::atomic<int> &counter()
+    {
+        static std::atomic<int> value{0};
+        return value;
+    }
+    QString m_name;
+};
+
+} // namespace sy::storage::test
