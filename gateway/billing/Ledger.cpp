@@ -91,6 +91,22 @@ bool Ledger::topUp(Nanos amount, const QString &note)
     return true;
 }
 
+void Ledger::restore(const std::vector<LedgerEntry> &entries)
+{
+    for (const LedgerEntry &entry : entries) {
+        if (entry.sequence <= lastSequence())
+            continue;  // already known: replays are idempotent
+        if (entry.kind == LedgerEntry::Kind::Charge) {
+            m_balance = addSaturating(m_balance, -entry.amount);
+            Nanos &spent = m_keySpent[entry.keyName];
+            spent = addSaturating(spent, entry.amount);
+        } else {
+            m_balance = addSaturating(m_balance, entry.amount);
+        }
+        m_entries.push_back(entry);
+    }
+}
+
 void Ledger::book(LedgerEntry entry)
 {
     entry.sequence = lastSequence() + 1;

@@ -79,6 +79,9 @@ public:
 
     // Books a top-up of `amount` (> 0) with `note`. False, booking nothing, when amount ≤ 0.
     bool topUp(Nanos amount, const QString &note);
+    // Replays entries booked by an earlier run (from persistent storage), in sequence order,
+    // before any request is admitted: balance and per-key spend follow them.
+    void restore(const std::vector<LedgerEntry> &entries);
 
     Nanos balance() const { return m_balance; }
     Nanos reservedInFlight() const { return m_reserved; }

@@ -14,7 +14,8 @@ ParsedOptions parseGatewayOptions(const QStringList &arguments)
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Run the demo workspace on the built-in simulator."));
     const QCommandLineOption listen(QStringLiteral("listen"), QStringLiteral("Listen on HOST:PORT (overrides the file)."), QStringLiteral("HOST:PORT"));
     const QCommandLineOption check(QStringLiteral("check"), QStringLiteral("Validate the configuration and exit."));
-    parser.addOptions({help, version, config, demo, listen, check});
+    const QCommandLineOption database(QStringLiteral("database"), QStringLiteral("SQLite database file (overrides the configuration's `database`)."), QStringLiteral("FILE"));
+    parser.addOptions({help, version, config, demo, listen, check, database});
 
     ParsedOptions result;
     if (!parser.parse(arguments)) {
@@ -37,6 +38,7 @@ ParsedOptions parseGatewayOptions(const QStringList &arguments)
     options.configPath = parser.value(config);
     options.demo = parser.isSet(demo);
     options.checkOnly = parser.isSet(check);
+    options.databasePath = parser.value(database);
     if (parser.isSet(listen)) {
         QString host;
         quint16 port = 0;

@@ -11,6 +11,7 @@ struct GatewayOptions {
     bool demo = false;              // --demo: the demo workspace on the in-process simulator
     std::optional<QString> listen;  // --listen HOST:PORT, overrides the file's `listen`
     bool checkOnly = false;         // --check: validate the configuration and exit
+    QString databasePath;           // --database FILE, overrides the file's `database`
 };
 
 struct ParsedOptions {

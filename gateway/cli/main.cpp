@@ -4,6 +4,10 @@
 #include "config/ConfigLoader.h"
 #include "demo/DemoWorkspace.h"
 #include "service/GatewayService.h"
+#include "service/Persistence.h"
+#include "storage/SqliteStore.h"
+
+#include <QStandardPaths>
 
 #include <QCoreApplication>
 #include <QSocketNotifier>
@@ -74,7 +78,45 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    // The database: configuration edits, the ledger and the request log survive restarts. The
+    // demo workspace keeps nothing unless a database is named.
+    QString databasePath = options.databasePath.isEmpty() ? config.database : options.databasePath;
+    if (databasePath.isEmpty() && !options.demo)
+        databasePath = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/switchyard.db");
+    std::unique_ptr<sy::storage::SqliteStore> store;
+    if (!databasePath.isEmpty()) {
+        if (databasePath.startsWith(QLatin1String("postgres"))) {
+            std::fprintf(stderr, "switchyard-gateway: PostgreSQL databases are not supported yet; use a file path\n");
+            return 1;
+        }
+        auto opened = sy::storage::SqliteStore::open(databasePath);
+        if (auto *message = std::get_if<QString>(&opened)) {
+            std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(*message));
+            return 1;
+        }
+        store = std::get<std::unique_ptr<sy::storage::SqliteStore>>(std::move(opened));
+        bool fromStore = false;
+        const std::optional<QString> listenOverride = options.listen;
+        // The demo's simulator gets a new port each start: its configuration is always the fresh one.
+        auto chosen = options.demo ? std::variant<sy::config::Config, QString>(std::move(config))
+                                   : sy::service::configurationFromStore(*store, std::move(config), &fromStore);
+        if (auto *message = std::get_if<QString>(&chosen)) {
+            std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(*message));
+            return 1;
+        }
+        config = std::get<sy::config::Config>(std::move(chosen));
+        if (listenOverride)
+            sy::cli::splitHostPort(*listenOverride, config.listenHost, config.listenPort);
+        if (fromStore)
+            std::printf("configuration from the database %s (the file only seeds the first start)\n", qPrintable(databasePath));
+    }
+
     sy::service::GatewayService gateway(std::move(config));
+    std::unique_ptr<sy::service::Persistence> persistence;
+    if (store) {
+        persistence = std::make_unique<sy::service::Persistence>(gateway, *store);
+        persistence->restoreLedger();
+    }
     QString error;
     if (!gateway.start(&error)) {
         std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(error));
@@ -94,5 +136,8 @@ int main(int argc, char **argv)
     }
     std::fflush(stdout);
     quitOnSignals(app);
-    return app.exec();
+    const int status = app.exec();
+    if (persistence)
+        persistence->flush();
+    return status;
 }

@@ -44,6 +44,7 @@ ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, Chat
     , m_clock(clock)
 {
     m_firstChunkTimer.setSingleShot(true);
+    m_firstChunkTimer.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % early
     connect(&m_firstChunkTimer, &QTimer::timeout, this, &ChatExchange::onFirstChunkTimeout);
     m_capacityTimer.setSingleShot(true);
     connect(&m_capacityTimer, &QTimer::timeout, this, &ChatExchange::onCapacityTimeout);

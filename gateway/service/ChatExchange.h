@@ -133,7 +133,7 @@ private:
 
     // Channel capacity.
     std::optional<limits::CapacityQueue::Slot> m_slot;  // released by reset()
-    std::optional<limits::CapacityQueue::WaiterId> m_capacityWaiter;
+    std::vector<limits::CapacityQueue::WaiterId> m_capacityWaiters;   // one per full channel of the model
     std::optional<Clock::TimePoint> m_queueStartedAt;     // first time this request queued
     Clock::TimePoint m_waitStartedAt{};                   // current wait
     std::chrono::milliseconds m_queued{0};                // total time queued for capacity

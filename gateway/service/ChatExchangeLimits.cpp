@@ -39,30 +39,31 @@ void ChatExchange::queueForCapacity(const QString &modelId)
         if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.modelId == modelId && !channels.contains(a.channel->id))
             channels.append(a.channel->id);
     }
-    QString target = m_state.capacity.channelExpectedToFreeFirst(channels);
-    if (target.isEmpty())
-        target = channels.first();
+    // Waiting at every full channel of the model: the first slot freed anywhere is ours (a guess
+    // of which channel frees first would leave the request waiting while another sits idle).
     m_waitStartedAt = now;
-    // The grant arrives inside another request's slot release: continue from the event loop,
-    // holding the slot meanwhile (if this exchange is gone by then, the slot is released).
     QPointer<ChatExchange> self(this);
-    m_capacityWaiter = m_state.capacity.enqueue(target, [self](limits::CapacityQueue::Slot slot, std::chrono::milliseconds waited) {
-        auto held = std::make_shared<limits::CapacityQueue::Slot>(std::move(slot));
-        QMetaObject::invokeMethod(self.data(), [self, held, waited] {
-            if (self)
-                self->onCapacityGranted(std::move(*held), waited);
-        }, Qt::QueuedConnection);
-    });
+    for (const QString &channel : std::as_const(channels)) {
+        m_capacityWaiters.push_back(m_state.capacity.enqueue(channel, [self](limits::CapacityQueue::Slot slot, std::chrono::milliseconds waited) {
+            // The grant arrives inside another request's slot release: continue from the event
+            // loop, holding the slot meanwhile (if this exchange is gone by then, it is released).
+            auto held = std::make_shared<limits::CapacityQueue::Slot>(std::move(slot));
+            QMetaObject::invokeMethod(self.data(), [self, held, waited] {
+                if (self)
+                    self->onCapacityGranted(std::move(*held), waited);
+            }, Qt::QueuedConnection);
+        }));
+    }
     m_capacityTimer.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
 }
 
 void ChatExchange::onCapacityGranted(limits::CapacityQueue::Slot slot, std::chrono::milliseconds)
 {
-    m_capacityWaiter.reset();
-    m_capacityTimer.stop();
-    m_queued += std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_waitStartedAt);
-    if (m_finished)
+    if (m_capacityWaiters.empty() || m_finished) {
+        slot.release();  // a second grant, or too late: pass the slot on to the channel's next waiter
         return;
+    }
+    leaveCapacityQueue();  // the other channels' places in line
     for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
         const PlannedAttempt &a = m_plan.attempts[i];
         if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.channel->id == slot.channelId()) {
@@ -93,10 +94,10 @@ void ChatExchange::onCapacityTimeout()
 void ChatExchange::leaveCapacityQueue()
 {
     m_capacityTimer.stop();
-    if (!m_capacityWaiter)
+    if (m_capacityWaiters.empty())
         return;
-    m_state.capacity.cancel(*m_capacityWaiter);
-    m_capacityWaiter.reset();
+    for (const limits::CapacityQueue::WaiterId id : std::exchange(m_capacityWaiters, {}))
+        m_state.capacity.cancel(id);
     m_queued += std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_waitStartedAt);
 }
 

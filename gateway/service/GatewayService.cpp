@@ -120,6 +120,7 @@ void GatewayService::applyConfig(config::Config config)
 
 void GatewayService::persistLedger()
 {
+    emit ledgerChanged();
 }
 
 void GatewayService::applyCapacities()
@@ -177,6 +178,18 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
         return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
     record.keyName = key->name;
     record.authMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
+    // A suspended or breaker-disabled key is refused before anything else about the request.
+    if (const auto verdict = m_state->breaker.check(key->name); verdict.state != limits::BreakerState::Closed) {
+        const bool disabled = verdict.state == limits::BreakerState::Disabled;
+        ++m_state->refusals[disabled ? "key_breaker_disabled" : "key_breaker_suspended"];
+        const ErrorReply reply = disabled
+            ? ErrorReply{403, QStringLiteral("This API key was disabled after repeated failed requests. Re-enable it in the dashboard."),
+                         "key_disabled_by_breaker"}
+            : ErrorReply{429, QStringLiteral("This API key is suspended for a while: more than 90% of its recent requests failed."),
+                         "key_suspended", {}, int(std::max<qint64>(1, (verdict.retryAfter.count() + 999) / 1000))};
+        sendErrorReply(*sink, requestId, reply);
+        return finishRecord(std::move(record), reply.status, arrivedAt, reply.message);
+    }
 
     auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date());
     if (auto *error = std::get_if<ErrorReply>(&parsed)) {
@@ -215,13 +228,16 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
     admission.estimate = estimateFor(*workspace, chat);
     admission.keyWait = std::chrono::seconds(workspace->config().settings.keyLimitWaitS);
 
-    // The client may leave while admission waits for the key's limits.
+    // The client may leave while admission waits for the key's limits: the request ends there.
     const quint64 token = admission.token;
     auto pending = std::make_shared<bool>(true);
-    sink->onClientGone([this, token, pending, requestId] {
+    sink->onClientGone([this, token, pending, goneRecord = context.record, arrivedAt]() mutable {
         if (!std::exchange(*pending, false))
             return;
         m_admission->cancel(token);
+        --m_counters.inFlight;
+        finishRecord(std::move(goneRecord), 499, arrivedAt,
+                     QStringLiteral("client closed the connection while waiting for the key's limits"));
     });
     ++m_counters.inFlight;
     m_admission->admit(std::move(admission),

@@ -67,6 +67,7 @@ public:
 signals:
     void requestFinished(const QByteArray &requestId, int status);
     void configApplied();
+    void ledgerChanged();
 
 private:
     void registerRoutes();

@@ -111,7 +111,12 @@ config::Channel &GatewayFixture::channel(config::Config &config, const QString &
 
 void GatewayFixture::startGateway(config::Config config)
 {
-    gateway = std::make_unique<service::GatewayService>(std::move(config));
+    startGateway(std::move(config), nullptr);
+}
+
+void GatewayFixture::startGateway(config::Config config, std::unique_ptr<upstream::UpstreamClient> upstream)
+{
+    gateway = std::make_unique<service::GatewayService>(std::move(config), SystemClock::instance(), std::move(upstream));
     QString error;
     ASSERT_TRUE(gateway->start(&error)) << qPrintable(error);
     gatewayPort = gateway->port();
@@ -205,6 +210,27 @@ QStringList GatewayFixture::attemptProviders(const QJsonArray &attempts)
     for (const QJsonValue &attempt : attempts)
         out.append(attempt.toObject().value("provider").toString());
     return out;
+}
+
+std::vector<std::unique_ptr<GatewayClient>> GatewayFixture::chatConcurrently(int count, const QByteArray &body,
+                                                                             std::chrono::milliseconds limit)
+{
+    std::vector<std::unique_ptr<GatewayClient>> clients;
+    for (int i = 0; i < count; ++i)
+        clients.push_back(send("POST", "/v1/chat/completions", body));
+    const bool ended = test::waitUntil([&clients] {
+        return std::all_of(clients.begin(), clients.end(), [](const auto &c) { return c->isComplete() || c->isClosed(); });
+    }, limit);
+    EXPECT_TRUE(ended) << count << " concurrent requests did not all end";
+    return clients;
+}
+
+QJsonObject GatewayFixture::openAiError(const GatewayClient &client, const QString &type)
+{
+    const QJsonObject error = client.json().value("error").toObject();
+    EXPECT_EQ(error.value("type").toString(), type) << client.body().constData();
+    EXPECT_TRUE(error.contains("param") && error.contains("code")) << client.body().constData();
+    return error;
 }
 
 } // namespace sy::integration

@@ -15,12 +15,14 @@
 #include "config/Config.h"
 #include "service/GatewayService.h"
 #include "support/Waits.h"
+#include "upstream/UpstreamClient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <gtest/gtest.h>
 #include <memory>
+#include <vector>
 #include <ostream>
 
 // Readable failure messages for Qt values in EXPECT_EQ.
@@ -54,6 +56,8 @@ protected:
 
     void startGateway(config::Config config);
     void startGateway() { startGateway(baseConfig()); }
+    // With the gateway's upstream client replaced (e.g. CredentialRoutedUpstream).
+    void startGateway(config::Config config, std::unique_ptr<upstream::UpstreamClient> upstream);
 
     // Upserts one simulator rule given as docs/sim.md JSON, e.g. {"provider":"alpha","failure":"hang"}.
     void addRule(const QByteArray &ruleJson);
@@ -87,6 +91,12 @@ protected:
     // The "status" of each attempt, in order, e.g. {"error", "ok"}.
     static QStringList attemptStatuses(const QJsonArray &attempts);
     static QStringList attemptProviders(const QJsonArray &attempts);
+
+    // Sends `count` requests at once and waits (bounded) until every one has ended.
+    std::vector<std::unique_ptr<GatewayClient>> chatConcurrently(int count, const QByteArray &body,
+                                                                 std::chrono::milliseconds limit = std::chrono::seconds(10));
+    // The error object of an OpenAI-shaped error body; fails the test when `type` differs.
+    static QJsonObject openAiError(const GatewayClient &client, const QString &type);
 
     std::unique_ptr<sim::SimServer> sim;
     quint16 simPort = 0;

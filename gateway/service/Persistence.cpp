@@ -1,0 +1,126 @@
+#include "service/Persistence.h"
+
+#include "config/ConfigWriter.h"
+#include "service/GatewayService.h"
+
+#include <QJsonDocument>
+
+namespace sy::service {
+
+namespace {
+
+storage::StoredLedgerEntry toStored(const billing::LedgerEntry &e)
+{
+    storage::StoredLedgerEntry s;
+    s.sequence = e.sequence;
+    s.at = e.at;
+    s.kind = QString::fromLatin1(e.kind == billing::LedgerEntry::Kind::Charge ? storage::kLedgerCharge : storage::kLedgerTopUp);
+    s.requestId = e.requestId;
+    s.keyName = e.keyName;
+    s.modelId = e.modelId;
+    s.channelId = e.channelId;
+    s.promptTokens = e.promptTokens;
+    s.completionTokens = e.completionTokens;
+    s.amountNanos = e.amount;
+    s.note = e.note;
+    return s;
+}
+
+billing::LedgerEntry fromStored(const storage::StoredLedgerEntry &s)
+{
+    billing::LedgerEntry e;
+    e.sequence = s.sequence;
+    e.at = s.at;
+    e.kind = s.kind == QLatin1String(storage::kLedgerCharge) ? billing::LedgerEntry::Kind::Charge : billing::LedgerEntry::Kind::TopUp;
+    e.requestId = s.requestId;
+    e.keyName = s.keyName;
+    e.modelId = s.modelId;
+    e.channelId = s.channelId;
+    e.promptTokens = s.promptTokens;
+    e.completionTokens = s.completionTokens;
+    e.amount = s.amountNanos;
+    e.note = s.note;
+    return e;
+}
+
+} // namespace
+
+std::variant<config::Config, QString> configurationFromStore(storage::Store &store, config::Config seed, bool *fromStore)
+{
+    if (fromStore)
+        *fromStore = false;
+    if (const std::optional<QByteArray> stored = store.loadConfig()) {
+        // Stored documents hold expanded values: no environment is applied to them.
+        config::LoadResult loaded = config::loadConfigText(*stored, QStringLiteral("<database>"), QProcessEnvironment());
+        if (!loaded.config)
+            return QStringLiteral("the configuration stored in the database does not load: %1").arg(loaded.errors.front().toString());
+        if (fromStore)
+            *fromStore = true;
+        return std::move(*loaded.config);
+    }
+    if (!store.stats().lastError.isEmpty())
+        return QStringLiteral("the database cannot be read: %1").arg(store.stats().lastError);
+    const config::WriteResult written = config::writeConfigJson(seed, config::Secrets::Include);
+    if (!written.document)
+        return QStringLiteral("the configuration cannot be stored: %1: %2").arg(written.errors.front().field, written.errors.front().message);
+    store.saveConfig(*written.document);
+    store.flush();
+    return seed;
+}
+
+Persistence::Persistence(GatewayService &gateway, storage::Store &store, QObject *parent)
+    : QObject(parent)
+    , m_gateway(gateway)
+    , m_store(store)
+{
+    connect(&gateway.requestLog(), &RequestLog::recorded, this, &Persistence::onRequestFinished);
+    connect(&gateway, &GatewayService::configApplied, this, &Persistence::persistConfig);
+    connect(&gateway, &GatewayService::ledgerChanged, this, &Persistence::persistNewLedgerEntries);
+}
+
+void Persistence::restoreLedger()
+{
+    std::vector<billing::LedgerEntry> entries;
+    for (const storage::StoredLedgerEntry &stored : m_store.ledgerEntries(0))
+        entries.push_back(fromStored(stored));
+    m_gateway.state().ledger.restore(entries);
+    m_lastLedgerSequence = m_gateway.state().ledger.lastSequence();
+}
+
+void Persistence::onRequestFinished(const RequestRecord &record)
+{
+    // The charge is booked before the record is logged; store it first.
+    persistNewLedgerEntries();
+    storage::StoredRequest stored;
+    stored.id = record.id;
+    stored.at = record.at;
+    stored.keyName = record.keyName;
+    stored.model = record.requestedModel;
+    stored.status = record.status;
+    stored.failedOver = record.failedOver();
+    stored.json = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact);
+    m_store.appendRequest(std::move(stored));
+}
+
+void Persistence::persistNewLedgerEntries()
+{
+    for (const billing::LedgerEntry &entry : m_gateway.state().ledger.entriesAfter(m_lastLedgerSequence)) {
+        m_store.appendLedger(toStored(entry));
+        m_lastLedgerSequence = entry.sequence;
+    }
+}
+
+void Persistence::persistConfig()
+{
+    const config::WriteResult written = config::writeConfigJson(m_gateway.workspace()->config(), config::Secrets::Include);
+    if (written.document)
+        m_store.saveConfig(*written.document);
+}
+
+void Persistence::flush()
+{
+    persistNewLedgerEntries();
+    m_store.flush();
+}
+
+} // namespace sy::service
