@@ -1,0 +1,112 @@
+// switchyard-latency-probe: open-loop load at a fixed rate (requests are sent on schedule whether
+// or not earlier ones have answered, so a slow server cannot slow the load down and hide its own
+// latency), then latency percentiles. A measurement tool, not a test.
+//
+//   switchyard-latency-probe --url URL --rate N --seconds S [--key SECRET] [--model ID]
+// Prints one line: "sent N ok N failed N p50_ms X p90_ms X p99_ms X max_ms X".
+#include "upstream/CurlUpstreamClient.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+using namespace sy;
+
+namespace {
+
+struct Probe : upstream::StreamHandler {
+    QElapsedTimer clock;
+    qint64 startedNs = 0;
+    int status = 0;
+    std::vector<double> *latencies = nullptr;
+    int *failed = nullptr;
+    int *pending = nullptr;
+
+    void onHeaders(int s, const http::HeaderList &) override { status = s; }
+    void onChunk(const QByteArray &) override {}
+    void onComplete() override
+    {
+        if (status == 200)
+            latencies->push_back(double(clock.nsecsElapsed() - startedNs) / 1e6);
+        else
+            ++*failed;
+        --*pending;
+    }
+    void onError(const upstream::UpstreamError &) override
+    {
+        ++*failed;
+        --*pending;
+    }
+};
+
+QString argument(const QStringList &args, const QString &name, const QString &fallback)
+{
+    const qsizetype i = args.indexOf(name);
+    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const QByteArray url = argument(args, "--url", {}).toUtf8();
+    const double rate = argument(args, "--rate", "1000").toDouble();
+    const double seconds = argument(args, "--seconds", "10").toDouble();
+    const QByteArray key = argument(args, "--key", "sk-bench").toUtf8();
+    const QByteArray model = argument(args, "--model", "bench/model").toUtf8();
+    if (url.isEmpty() || rate <= 0 || seconds <= 0) {
+        std::fprintf(stderr, "usage: switchyard-latency-probe --url URL --rate N --seconds S [--key K] [--model M]\n");
+        return 2;
+    }
+    upstream::CurlUpstreamClient client;
+    std::vector<double> latencies;
+    std::vector<std::unique_ptr<Probe>> probes;
+    int failed = 0;
+    int pending = 0;
+    const qint64 total = qint64(rate * seconds);
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray body = R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16})";
+
+    // A 1 ms tick sends every request whose scheduled time has come.
+    qint64 sent = 0;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 due = std::min(total, qint64(double(clock.nsecsElapsed()) / 1e9 * rate));
+        for (; sent < due; ++sent) {
+            auto probe = std::make_unique<Probe>();
+            probe->clock = clock;
+            // Latency counts from the scheduled time, not the send time (no coordinated omission).
+            probe->startedNs = qint64(double(sent) / rate * 1e9);
+            probe->latencies = &latencies;
+            probe->failed = &failed;
+            probe->pending = &pending;
+            upstream::UpstreamRequest request;
+            request.url = url;
+            request.headers = {{"content-type", "application/json"}, {"authorization", "Bearer " + key}};
+            request.body = body;
+            client.send(std::move(request), probe.get());
+            probes.push_back(std::move(probe));
+            ++pending;
+        }
+        if (sent >= total && pending == 0)
+            app.quit();
+        if (double(clock.elapsed()) > (seconds + 30) * 1000)
+            app.quit();  // bounded: a server that never answers ends the run
+    });
+    tick.start(1);
+    app.exec();
+
+    std::sort(latencies.begin(), latencies.end());
+    auto at = [&](double q) { return latencies.empty() ? 0.0 : latencies[std::min(latencies.size() - 1, size_t(q * double(latencies.size())))]; };
+    std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f\n", static_cast<long long>(sent),
+                latencies.size(), failed, at(0.5), at(0.9), at(0.99), latencies.empty() ? 0.0 : latencies.back());
+    return 0;
+}
