@@ -1,92 +1,19 @@
 #include "GatewayHost.h"
 
-#include "config/ConfigLoader.h"
-#include "demo/DemoWorkspace.h"
-#include "service/GatewayService.h"
-
-#include <QTimer>
+#include "GatewayWorker.h"
 
 namespace sy::app {
-
-// Lives on the worker thread; owns every gateway object.
-class GatewayWorker : public QObject {
-    Q_OBJECT
-public:
-    void start(const QString &configPath, quint16 port)
-    {
-        GatewaySnapshot snapshot;
-        config::LoadResult loaded;
-        if (configPath.isEmpty()) {
-            m_demo = std::make_unique<demo::DemoWorkspace>();
-            loaded = m_demo->start(port ? port : 8080);
-            snapshot.demoKey = QString::fromLatin1(demo::kDemoKey);
-        } else {
-            loaded = config::loadConfigFile(configPath);
-            if (loaded.config && port)
-                loaded.config->listenPort = port;
-        }
-        if (!loaded.config) {
-            QStringList lines;
-            for (const auto &e : loaded.errors)
-                lines << e.toString();
-            snapshot.error = lines.join('\n');
-            emit snapshotReady(snapshot);
-            return;
-        }
-        m_gateway = std::make_unique<service::GatewayService>(std::move(*loaded.config));
-        QString error;
-        if (!m_gateway->start(&error)) {
-            snapshot.error = QStringLiteral("The gateway cannot start: %1").arg(error);
-            m_gateway.reset();
-            emit snapshotReady(snapshot);
-            return;
-        }
-        m_base = snapshot;
-        m_base.listening = true;
-        m_base.url = m_gateway->listenAddress();
-        publish();
-        // A steady 4 Hz, however busy the gateway is: the UI gets frames, not a message per request.
-        // Created here, on the worker thread, so the timer belongs to it.
-        m_ticker = new QTimer(this);
-        m_ticker->setInterval(250);
-        connect(m_ticker, &QTimer::timeout, this, &GatewayWorker::publish);
-        m_ticker->start();
-    }
-
-    void stop()
-    {
-        delete m_ticker;
-        m_ticker = nullptr;
-        m_gateway.reset();
-        m_demo.reset();
-    }
-
-signals:
-    void snapshotReady(const sy::app::GatewaySnapshot &snapshot);
-
-private:
-    void publish()
-    {
-        GatewaySnapshot snapshot = m_base;
-        const service::GatewayCounters &c = m_gateway->counters();
-        snapshot.requests = c.requests;
-        snapshot.succeeded = c.succeeded;
-        snapshot.failed = c.failed;
-        snapshot.inFlight = c.inFlight;
-        emit snapshotReady(snapshot);
-    }
-
-    std::unique_ptr<demo::DemoWorkspace> m_demo;
-    std::unique_ptr<service::GatewayService> m_gateway;
-    GatewaySnapshot m_base;
-    QTimer *m_ticker = nullptr;
-};
 
 GatewayHost::GatewayHost(QObject *parent)
     : QObject(parent)
 {
-    qRegisterMetaType<GatewaySnapshot>();
+    qRegisterMetaType<DashboardFrame>();
+    qRegisterMetaType<LogPage>();
+    qRegisterMetaType<TraceResult>();
     m_thread.setObjectName(QStringLiteral("gateway"));
+    m_logTimer.setInterval(1000);
+    connect(&m_logTimer, &QTimer::timeout, this, &GatewayHost::refreshRequestLog);
+    connect(&m_requestLog, &RequestLogModel::filterChanged, this, &GatewayHost::refreshRequestLog);
 }
 
 GatewayHost::~GatewayHost()
@@ -99,22 +26,134 @@ GatewayHost::~GatewayHost()
     }
 }
 
-void GatewayHost::start(const QString &configPath, quint16 port)
+void GatewayHost::start(const QString &configPath, int port)
 {
+    Q_ASSERT(!m_worker);
     m_worker = new GatewayWorker;
     m_worker->moveToThread(&m_thread);
-    connect(m_worker, &GatewayWorker::snapshotReady, this, &GatewayHost::applySnapshot, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::started, this, &GatewayHost::onStarted, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::failed, this, &GatewayHost::onFailed, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::frameReady, this, &GatewayHost::onFrame, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::logPageReady, this, &GatewayHost::onLogPage, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::traceReady, this, &GatewayHost::onTrace, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::actionFailed, this, &GatewayHost::onActionFailed, Qt::QueuedConnection);
     m_thread.start();
     QMetaObject::invokeMethod(m_worker, [w = m_worker, configPath, port] { w->start(configPath, port); },
                               Qt::QueuedConnection);
 }
 
-void GatewayHost::applySnapshot(const GatewaySnapshot &snapshot)
+void GatewayHost::setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds)
 {
-    m_snapshot = snapshot;
-    emit snapshotChanged();
+    if (!m_worker)
+        return;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, targetKind, target, kind, seconds] {
+        w->setOutage(targetKind, target, kind, seconds);
+    }, Qt::QueuedConnection);
+}
+
+void GatewayHost::restoreOutage(double outageId)
+{
+    if (!m_worker)
+        return;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, id = quint64(outageId)] { w->restoreOutage(id); },
+                              Qt::QueuedConnection);
+}
+
+void GatewayHost::clearOutages()
+{
+    if (m_worker)
+        QMetaObject::invokeMethod(m_worker, &GatewayWorker::clearOutages, Qt::QueuedConnection);
+}
+
+void GatewayHost::setTraffic(bool running, double requestsPerSecond, double streamShare, const QStringList &models)
+{
+    if (!m_worker)
+        return;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, running, requestsPerSecond, streamShare, models] {
+        w->setTraffic(running, requestsPerSecond, streamShare, models);
+    }, Qt::QueuedConnection);
+}
+
+void GatewayHost::showTrace(const QString &requestId)
+{
+    if (!m_worker)
+        return;
+    m_traceWanted = requestId.toLatin1();
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, id = m_traceWanted] { w->fetchTrace(id); },
+                              Qt::QueuedConnection);
+}
+
+void GatewayHost::refreshRequestLog()
+{
+    if (!m_worker || !m_listening)
+        return;
+    const quint64 generation = ++m_logGeneration;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, filter = m_requestLog.filter(), generation] {
+        w->queryLog(filter, generation);
+    }, Qt::QueuedConnection);
+}
+
+void GatewayHost::setRequestLogLive(bool live)
+{
+    if (live == requestLogLive())
+        return;
+    if (live) {
+        m_logTimer.start();
+        refreshRequestLog();
+    } else {
+        m_logTimer.stop();
+    }
+    emit requestLogLiveChanged();
+}
+
+void GatewayHost::onStarted(const QString &url, const QString &demoKey)
+{
+    m_listening = true;
+    m_url = url;
+    m_demoKey = demoKey;
+    m_error.clear();
+    emit statusChanged();
+    refreshRequestLog();
+}
+
+void GatewayHost::onFailed(const QString &error)
+{
+    m_listening = false;
+    m_error = error;
+    emit statusChanged();
+}
+
+void GatewayHost::onFrame(const DashboardFrame &frame)
+{
+    m_frame = frame;
+    m_requestRate.add(frame.snapshot.at.toMSecsSinceEpoch(), frame.snapshot.requests);
+    m_tiles.apply(frame.snapshot);
+    m_history.addSnapshot(frame.snapshot);
+    m_feed.apply(frame.snapshot);
+    m_outages.setOutages(frame.outages);
+    emit frameChanged();
+}
+
+void GatewayHost::onLogPage(const LogPage &page)
+{
+    if (page.generation == m_logGeneration)   // an older query's answer is already stale
+        m_requestLog.setPage(page.records);
+}
+
+void GatewayHost::onTrace(const TraceResult &trace)
+{
+    if (trace.requestId != m_traceWanted)
+        return;
+    if (trace.record)
+        m_trace.setRecord(*trace.record);
+    else
+        m_trace.clear();
+}
+
+void GatewayHost::onActionFailed(const QString &message)
+{
+    m_lastActionError = message;
+    emit lastActionErrorChanged();
 }
 
 } // namespace sy::app
-
-#include "GatewayHost.moc"

@@ -1,67 +1,145 @@
 #pragma once
-// GatewayHost: runs the gateway (and, on the demo workspace, the in-process simulator) on its own
-// worker thread, and hands the UI immutable snapshots of its state at a steady 4 Hz through
-// queued signals. The UI never calls into gateway objects.
+// GatewayHost: the dashboard's view of the gateway. It runs a GatewayWorker on its own thread,
+// applies the frames the worker sends at 4 Hz to the models, and forwards the UI's actions to the
+// worker by queued invocation; results come back by signal. The UI never calls into gateway
+// objects.
 //
-// Thread: construct, start() and read properties on the UI thread; everything gateway-side lives
-// on the worker thread.
+// Thread: construct, start() and use on the UI thread.
+#include "DashboardFrame.h"
+#include "models/ChannelHistoryModel.h"
+#include "models/ChannelTilesModel.h"
+#include "models/CounterRate.h"
+#include "models/FeedModel.h"
+#include "models/OutagesModel.h"
+#include "models/RequestLogModel.h"
+#include "models/TraceModel.h"
+
 #include <QObject>
-#include <QString>
 #include <QThread>
+#include <QTimer>
 
 namespace sy::app {
-
-struct GatewaySnapshot {
-    bool listening = false;
-    QString url;            // e.g. http://127.0.0.1:8080
-    QString demoKey;        // empty unless on the demo workspace
-    QString error;          // why the gateway could not start
-    quint64 requests = 0;
-    quint64 succeeded = 0;
-    quint64 failed = 0;
-    int inFlight = 0;
-};
 
 class GatewayWorker;
 
 class GatewayHost : public QObject {
     Q_OBJECT
-    Q_PROPERTY(bool listening READ listening NOTIFY snapshotChanged)
-    Q_PROPERTY(QString url READ url NOTIFY snapshotChanged)
-    Q_PROPERTY(QString demoKey READ demoKey NOTIFY snapshotChanged)
-    Q_PROPERTY(QString error READ error NOTIFY snapshotChanged)
-    Q_PROPERTY(double requests READ requests NOTIFY snapshotChanged)
-    Q_PROPERTY(double succeeded READ succeeded NOTIFY snapshotChanged)
-    Q_PROPERTY(double failed READ failed NOTIFY snapshotChanged)
-    Q_PROPERTY(int inFlight READ inFlight NOTIFY snapshotChanged)
+    Q_PROPERTY(bool listening READ listening NOTIFY statusChanged)
+    Q_PROPERTY(QString url READ url NOTIFY statusChanged)
+    Q_PROPERTY(QString demoKey READ demoKey NOTIFY statusChanged)
+    Q_PROPERTY(QString error READ error NOTIFY statusChanged)
+    Q_PROPERTY(QString lastActionError READ lastActionError NOTIFY lastActionErrorChanged)
+    Q_PROPERTY(double requests READ requests NOTIFY frameChanged)
+    Q_PROPERTY(double succeeded READ succeeded NOTIFY frameChanged)
+    Q_PROPERTY(double failed READ failed NOTIFY frameChanged)
+    Q_PROPERTY(double failedOver READ failedOver NOTIFY frameChanged)
+    Q_PROPERTY(int inFlight READ inFlight NOTIFY frameChanged)
+    Q_PROPERTY(double tokens READ tokens NOTIFY frameChanged)
+    Q_PROPERTY(double requestsPerSecond READ requestsPerSecond NOTIFY frameChanged)
+    Q_PROPERTY(QStringList keyNames READ keyNames NOTIFY frameChanged)
+    Q_PROPERTY(QStringList modelIds READ modelIds NOTIFY frameChanged)
+    Q_PROPERTY(QStringList channelIds READ channelIds NOTIFY frameChanged)
+    Q_PROPERTY(bool trafficAvailable READ trafficAvailable NOTIFY frameChanged)
+    Q_PROPERTY(bool trafficRunning READ trafficRunning NOTIFY frameChanged)
+    Q_PROPERTY(double trafficRate READ trafficRate NOTIFY frameChanged)
+    Q_PROPERTY(double trafficStreamShare READ trafficStreamShare NOTIFY frameChanged)
+    Q_PROPERTY(QStringList trafficModels READ trafficModels NOTIFY frameChanged)
+    Q_PROPERTY(double trafficSent READ trafficSent NOTIFY frameChanged)
+    Q_PROPERTY(double trafficSucceeded READ trafficSucceeded NOTIFY frameChanged)
+    Q_PROPERTY(double trafficFailed READ trafficFailed NOTIFY frameChanged)
+    // Fetch a page of the request log every second while true (the Requests page is shown).
+    Q_PROPERTY(bool requestLogLive READ requestLogLive WRITE setRequestLogLive NOTIFY requestLogLiveChanged)
+    Q_PROPERTY(sy::app::ChannelTilesModel *tiles READ tiles CONSTANT)
+    Q_PROPERTY(sy::app::ChannelHistoryModel *history READ history CONSTANT)
+    Q_PROPERTY(sy::app::FeedModel *feed READ feed CONSTANT)
+    Q_PROPERTY(sy::app::OutagesModel *outages READ outages CONSTANT)
+    Q_PROPERTY(sy::app::RequestLogModel *requestLog READ requestLog CONSTANT)
+    Q_PROPERTY(sy::app::TraceModel *trace READ trace CONSTANT)
 public:
+    static constexpr int kConfiguredPort = -1;
+
     explicit GatewayHost(QObject *parent = nullptr);
     ~GatewayHost() override;
 
     // Starts the worker thread and the gateway on it: the demo workspace when `configPath` is
-    // empty, else that configuration file. `port` 0 = the configured/default port.
-    void start(const QString &configPath, quint16 port);
+    // empty, else that file. `port`: < 0 the configured port, 0 any free port.
+    void start(const QString &configPath, int port);
 
-    bool listening() const { return m_snapshot.listening; }
-    QString url() const { return m_snapshot.url; }
-    QString demoKey() const { return m_snapshot.demoKey; }
-    QString error() const { return m_snapshot.error; }
-    double requests() const { return double(m_snapshot.requests); }
-    double succeeded() const { return double(m_snapshot.succeeded); }
-    double failed() const { return double(m_snapshot.failed); }
-    int inFlight() const { return m_snapshot.inFlight; }
+    // Failure lab (see GatewayWorker::setOutage for the names).
+    Q_INVOKABLE void setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds);
+    Q_INVOKABLE void restoreOutage(double outageId);
+    Q_INVOKABLE void clearOutages();
+    // Demo traffic (no models: off).
+    Q_INVOKABLE void setTraffic(bool running, double requestsPerSecond, double streamShare, const QStringList &models);
+    // Loads `requestId`'s route trace into trace().
+    Q_INVOKABLE void showTrace(const QString &requestId);
+    Q_INVOKABLE void refreshRequestLog();
+
+    bool listening() const { return m_listening; }
+    QString url() const { return m_url; }
+    QString demoKey() const { return m_demoKey; }
+    QString error() const { return m_error; }
+    QString lastActionError() const { return m_lastActionError; }
+    double requests() const { return double(m_frame.snapshot.requests); }
+    double succeeded() const { return double(m_frame.snapshot.succeeded); }
+    double failed() const { return double(m_frame.snapshot.failed); }
+    double failedOver() const { return double(m_frame.snapshot.failedOver); }
+    int inFlight() const { return m_frame.snapshot.inFlight; }
+    double tokens() const { return double(m_frame.snapshot.promptTokens + m_frame.snapshot.completionTokens); }
+    double requestsPerSecond() const { return m_requestRate.perSecond(); }
+    QStringList keyNames() const { return m_frame.keyNames; }
+    QStringList modelIds() const { return m_frame.modelIds; }
+    QStringList channelIds() const { return m_frame.channelIds; }
+    bool trafficAvailable() const { return m_frame.traffic.available; }
+    bool trafficRunning() const { return m_frame.traffic.running; }
+    double trafficRate() const { return m_frame.traffic.requestsPerSecond; }
+    double trafficStreamShare() const { return m_frame.traffic.streamShare; }
+    QStringList trafficModels() const { return m_frame.traffic.models; }
+    double trafficSent() const { return double(m_frame.traffic.sent); }
+    double trafficSucceeded() const { return double(m_frame.traffic.succeeded); }
+    double trafficFailed() const { return double(m_frame.traffic.failed); }
+    bool requestLogLive() const { return m_logTimer.isActive(); }
+    void setRequestLogLive(bool live);
+
+    ChannelTilesModel *tiles() { return &m_tiles; }
+    ChannelHistoryModel *history() { return &m_history; }
+    FeedModel *feed() { return &m_feed; }
+    OutagesModel *outages() { return &m_outages; }
+    RequestLogModel *requestLog() { return &m_requestLog; }
+    TraceModel *trace() { return &m_trace; }
 
 signals:
-    void snapshotChanged();
+    void statusChanged();
+    void frameChanged();
+    void lastActionErrorChanged();
+    void requestLogLiveChanged();
 
 private:
-    void applySnapshot(const sy::app::GatewaySnapshot &snapshot);
+    void onStarted(const QString &url, const QString &demoKey);
+    void onFailed(const QString &error);
+    void onFrame(const sy::app::DashboardFrame &frame);
+    void onLogPage(const sy::app::LogPage &page);
+    void onTrace(const sy::app::TraceResult &trace);
+    void onActionFailed(const QString &message);
 
     QThread m_thread;
     GatewayWorker *m_worker = nullptr;
-    GatewaySnapshot m_snapshot;
+    bool m_listening = false;
+    QString m_url;
+    QString m_demoKey;
+    QString m_error;
+    QString m_lastActionError;
+    DashboardFrame m_frame;
+    CounterRate m_requestRate;
+    ChannelTilesModel m_tiles;
+    ChannelHistoryModel m_history;
+    FeedModel m_feed;
+    OutagesModel m_outages;
+    RequestLogModel m_requestLog;
+    TraceModel m_trace;
+    QTimer m_logTimer;
+    quint64 m_logGeneration = 0;
+    QByteArray m_traceWanted;
 };
 
 } // namespace sy::app
-
-Q_DECLARE_METATYPE(sy::app::GatewaySnapshot)

@@ -5,8 +5,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QQmlApplicationEngine>
-#include <QQmlContext>
 #include <QQuickStyle>
+#include <QtQml/qqmlextensionplugin.h>
+
+Q_IMPORT_QML_PLUGIN(Switchyard_DashboardPlugin)
+Q_IMPORT_QML_PLUGIN(Switchyard_ModelsPlugin)
 
 int main(int argc, char **argv)
 {
@@ -20,15 +23,22 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption config(QStringList{"c", "config"}, QStringLiteral("Configuration file (YAML or JSON); the demo workspace without it."), QStringLiteral("FILE"));
-    const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("Gateway port (overrides the configuration)."), QStringLiteral("PORT"));
-    parser.addOptions({config, port});
+    const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("Gateway port (overrides the configuration; 0 = any free port)."), QStringLiteral("PORT"));
+    const QCommandLineOption traffic(QStringLiteral("demo-traffic"), QStringLiteral("Start the demo traffic generator at RATE requests per second."), QStringLiteral("RATE"));
+    parser.addOptions({config, port, traffic});
     parser.process(app);
 
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
 
     sy::app::GatewayHost gateway;
-    gateway.start(parser.value(config), quint16(parser.value(port).toUInt()));
+    gateway.start(parser.value(config), parser.isSet(port) ? parser.value(port).toInt() : sy::app::GatewayHost::kConfiguredPort);
+    if (parser.isSet(traffic)) {
+        const double rate = parser.value(traffic).toDouble();
+        QObject::connect(&gateway, &sy::app::GatewayHost::frameChanged, &gateway, [&gateway, rate] {
+            gateway.setTraffic(true, rate, 0.5, gateway.modelIds());   // the first frame names the models
+        }, Qt::SingleShotConnection);
+    }
 
     QQmlApplicationEngine engine;
     engine.addImportPath(QStringLiteral("qrc:/"));

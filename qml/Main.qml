@@ -1,4 +1,6 @@
-// The dashboard window. Gets the gateway's snapshot object as a property; shows its pages.
+// The dashboard window: a header with the gateway's address and key, three pages (Overview,
+// Requests, Failure lab; Ctrl+1..3), wired to the gateway host's models and actions.
+import QtQml
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -7,21 +9,99 @@ import Switchyard.Dashboard
 ApplicationWindow {
     id: window
     required property QtObject gateway
+    property alias currentPage: tabs.currentIndex
 
     width: 1280
     height: 800
     visible: true
     title: qsTr("Switchyard")
 
-    StatusPage {
-        anchors.fill: parent
-        listening: window.gateway.listening
-        url: window.gateway.url
-        demoKey: window.gateway.demoKey
-        error: window.gateway.error
-        requests: window.gateway.requests
-        succeeded: window.gateway.succeeded
-        failed: window.gateway.failed
-        inFlight: window.gateway.inFlight
+    Shortcut { sequence: "Ctrl+1"; onActivated: tabs.currentIndex = 0 }
+    Shortcut { sequence: "Ctrl+2"; onActivated: tabs.currentIndex = 1 }
+    Shortcut { sequence: "Ctrl+3"; onActivated: tabs.currentIndex = 2 }
+
+    header: ToolBar {
+        RowLayout {
+            anchors.fill: parent
+            anchors.leftMargin: 12
+            anchors.rightMargin: 12
+            spacing: 16
+            Label { text: qsTr("Switchyard"); font.bold: true; font.pixelSize: 18 }
+            TabBar {
+                id: tabs
+                objectName: "pageTabs"
+                TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
+            }
+            Item { Layout.fillWidth: true }
+            ConnectionBar {
+                listening: window.gateway.listening
+                url: window.gateway.url
+                apiKey: window.gateway.demoKey
+                error: window.gateway.error
+            }
+        }
     }
+
+    StackLayout {
+        anchors.fill: parent
+        currentIndex: tabs.currentIndex
+
+        OverviewPage {
+            objectName: "overviewPage"
+            tiles: window.gateway.tiles
+            feed: window.gateway.feed
+            feedShowAll: window.gateway.feed.showAll
+            historyChannels: window.gateway.history
+            historySource: window.gateway.history
+            error: window.gateway.error
+            requests: window.gateway.requests
+            requestsPerSecond: window.gateway.requestsPerSecond
+            failedOver: window.gateway.failedOver
+            failed: window.gateway.failed
+            inFlight: window.gateway.inFlight
+            tokens: window.gateway.tokens
+            onFeedShowAllToggled: (showAll) => window.gateway.feed.showAll = showAll
+            onRequestActivated: (requestId) => { window.gateway.showTrace(requestId); tabs.currentIndex = 1 }
+        }
+
+        RequestsPage {
+            id: requestsPage
+            objectName: "requestsPage"
+            requestLog: window.gateway.requestLog
+            trace: window.gateway.trace
+            traceRows: window.gateway.trace
+            keyNames: window.gateway.keyNames
+            modelIds: window.gateway.modelIds
+            onRequestSelected: (requestId) => window.gateway.showTrace(requestId)
+        }
+
+        FailureLabPage {
+            objectName: "failureLabPage"
+            channelIds: window.gateway.channelIds
+            modelIds: window.gateway.modelIds
+            outages: window.gateway.outages
+            lastActionError: window.gateway.lastActionError
+            trafficAvailable: window.gateway.trafficAvailable
+            trafficRunning: window.gateway.trafficRunning
+            trafficRate: window.gateway.trafficRate
+            trafficStreamShare: window.gateway.trafficStreamShare
+            trafficModels: window.gateway.trafficModels
+            trafficSent: window.gateway.trafficSent
+            trafficSucceeded: window.gateway.trafficSucceeded
+            trafficFailed: window.gateway.trafficFailed
+            onOutageRequested: (targetKind, target, kind, seconds) => window.gateway.setOutage(targetKind, target, kind, seconds)
+            onRestoreRequested: (outageId) => window.gateway.restoreOutage(outageId)
+            onRestoreAllRequested: window.gateway.clearOutages()
+            onTrafficRequested: (running, rate, streamShare, models) => window.gateway.setTraffic(running, rate, streamShare, models)
+        }
+    }
+
+    // The page's filters drive the log query; the log is fetched live while its page is shown.
+    Binding { target: window.gateway.requestLog; property: "keyName"; value: requestsPage.keyFilter }
+    Binding { target: window.gateway.requestLog; property: "model"; value: requestsPage.modelFilter }
+    Binding { target: window.gateway.requestLog; property: "status"; value: requestsPage.statusFilter }
+    Binding { target: window.gateway.requestLog; property: "failedOverOnly"; value: requestsPage.failedOverOnly }
+    Binding { target: window.gateway; property: "requestLogLive"; value: tabs.currentIndex === 1 && requestsPage.live }
 }

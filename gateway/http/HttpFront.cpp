@@ -120,7 +120,15 @@ quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
         return 0;
     }
     bind(server);
+    m_servers.append(server);
     return server->serverPort();
+}
+
+void HttpFront::setMaxBodyBytes(qint64 bytes)
+{
+    m_options.maxBodyBytes = bytes;
+    for (LimitedTcpServer *server : std::as_const(m_servers))
+        server->setLimits({m_options.maxHeaderBytes, m_options.maxBodyBytes});
 }
 
 quint64 HttpFront::refusals(const QByteArray &reason) const

@@ -55,6 +55,8 @@ public:
     // errorString() set (e.g. address in use).
     quint16 listenOn(const QHostAddress &address, quint16 port);
     QString errorString() const { return m_error; }
+    // Changes the body limit at run time (a settings edit); connections opened from now on use it.
+    void setMaxBodyBytes(qint64 bytes);
     const FrontOptions &options() const { return m_options; }
 
     // Number of requests refused before routing, by reason ("header_too_large", "body_too_large",
@@ -83,6 +85,7 @@ private:
     ErrorFormatter m_errorFormatter;
     QString m_error;
     QHash<QByteArray, quint64> m_refusals;
+    QList<LimitedTcpServer *> m_servers;
 };
 
 } // namespace sy::http

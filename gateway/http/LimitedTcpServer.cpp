@@ -9,14 +9,17 @@ namespace {
 
 QByteArray requestPath(const QByteArray &headerBlock)
 {
+    // The second space-separated field of the request line, without its query.
     const qsizetype lineEnd = headerBlock.indexOf("\r\n");
-    const QByteArray line = lineEnd < 0 ? headerBlock : headerBlock.left(lineEnd);
-    const QList<QByteArray> parts = line.split(' ');
-    if (parts.size() < 2)
+    const QByteArrayView line = QByteArrayView(headerBlock).first(lineEnd < 0 ? headerBlock.size() : lineEnd);
+    const qsizetype start = line.indexOf(' ');
+    if (start < 0)
         return {};
-    QByteArray target = parts.at(1);
-    const qsizetype query = target.indexOf('?');
-    return query < 0 ? target : target.left(query);
+    const qsizetype end = line.indexOf(' ', start + 1);
+    QByteArrayView target = line.sliced(start + 1, (end < 0 ? line.size() : end) - start - 1);
+    if (const qsizetype query = target.indexOf('?'); query >= 0)
+        target = target.first(query);
+    return target.toByteArray();
 }
 
 } // namespace
@@ -100,25 +103,30 @@ RequestFramer::Verdict RequestFramer::headersComplete()
     int transferEncodings = 0;
     bool chunked = false;
     bool expectContinue = false;
-    const QList<QByteArray> lines = m_buffer.split('\n');
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QByteArray &line = lines.at(i);
+    // Walks the lines in place (views, no copies): this runs for every request.
+    const QByteArrayView block(m_buffer);
+    qsizetype lineStart = block.indexOf('\n');  // line 0 is the request line
+    while (lineStart >= 0) {
+        ++lineStart;
+        const qsizetype lineEnd = block.indexOf('\n', lineStart);
+        const QByteArrayView line = block.sliced(lineStart, (lineEnd < 0 ? block.size() : lineEnd) - lineStart);
+        lineStart = lineEnd;
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0)
             continue;
-        const QByteArray name = line.left(colon).trimmed().toLower();
-        const QByteArray value = line.mid(colon + 1).trimmed();
-        if (name == "content-length") {
+        const QByteArrayView name = line.first(colon).trimmed();
+        const QByteArrayView value = line.sliced(colon + 1).trimmed();
+        if (name.compare("content-length", Qt::CaseInsensitive) == 0) {
             bool ok = false;
             const qint64 length = value.toLongLong(&ok);
             // Two different lengths: the front and QtHttpServer could frame the body differently.
             if (!ok || length < 0 || (contentLength && *contentLength != length))
                 return Verdict::BadFraming;
             contentLength = length;
-        } else if (name == "transfer-encoding") {
+        } else if (name.compare("transfer-encoding", Qt::CaseInsensitive) == 0) {
             ++transferEncodings;
-            chunked = value.toLower().contains("chunked");
-        } else if (name == "expect") {
+            chunked = value.toByteArray().toLower().contains("chunked");
+        } else if (name.compare("expect", Qt::CaseInsensitive) == 0) {
             expectContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
         }
     }

@@ -27,6 +27,8 @@ class LimitedTcpServer : public QTcpServer {
     Q_OBJECT
 public:
     LimitedTcpServer(FramingLimits limits, LimitResponder responder, QObject *parent = nullptr);
+    // New limits for connections accepted from now on (open connections keep theirs).
+    void setLimits(FramingLimits limits) { m_limits = limits; }
 
 protected:
     void incomingConnection(qintptr socketDescriptor) override;

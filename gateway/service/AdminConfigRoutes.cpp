@@ -255,7 +255,10 @@ void AdminApi::handleDefaultModel(Call &call)
 {
     QJsonObject document = currentDocument();
     if (call.method() == "GET")
-        return call.reply(200, QJsonObject{{"default_model", document.value("default_model")}});
+    {
+        const QJsonValue current = document.value("default_model");
+        return call.reply(200, QJsonObject{{"default_model", current.isString() ? current : QJsonValue(QJsonValue::Null)}});
+    }
     if (call.method() == "PUT") {
         const auto body = call.bodyObject();
         if (!body)

@@ -126,9 +126,17 @@ void AdminApi::handleRequests(Call &call)
     if (call.method() != "GET")
         return call.methodNotAllowed();
     RequestLog &log = m_gateway.requestLog();
+    storage::Store *store = m_gateway.store();
     if (call.path.size() == 2) {
-        const std::optional<RequestRecord> record = log.find(call.path.at(1).toLatin1());
-        return record ? call.reply(200, record->toJson()) : call.fail(404, QStringLiteral("No request %1 in the log.").arg(call.path.at(1)));
+        const QByteArray id = call.path.at(1).toLatin1();
+        if (const std::optional<RequestRecord> record = log.find(id))
+            return call.reply(200, record->toJson());
+        // Older than what memory keeps (or from an earlier run): the database has it.
+        if (store) {
+            if (const std::optional<storage::StoredRequest> stored = store->request(id))
+                return call.replyRaw(200, "application/json", stored->json);
+        }
+        return call.fail(404, QStringLiteral("No request %1 in the log.").arg(call.path.at(1)));
     }
     const QUrlQuery &q = call.request.query;
     RequestFilter filter;
@@ -147,8 +155,27 @@ void AdminApi::handleRequests(Call &call)
     if (q.hasQueryItem("limit"))
         filter.limit = std::clamp(q.queryItemValue("limit").toInt(), 1, 1000);
     QJsonArray out;
-    for (const RequestRecord &r : log.query(filter))
+    QSet<QByteArray> seen;
+    for (const RequestRecord &r : log.query(filter)) {
         out.append(r.toJson());
+        seen.insert(r.id);
+    }
+    // Memory holds the newest requests; the database the rest (and the runs before this one).
+    if (store && out.size() < filter.limit) {
+        storage::StoredRequestFilter stored;
+        stored.keyName = filter.keyName;
+        stored.model = filter.model;
+        stored.status = filter.status;
+        stored.failedOnly = filter.failedOnly.value_or(false);
+        stored.failedOver = filter.failedOver;
+        stored.limit = filter.limit;
+        for (const storage::StoredRequest &r : store->queryRequests(stored)) {
+            if (out.size() >= filter.limit)
+                break;
+            if (!seen.contains(r.id))
+                out.append(QJsonDocument::fromJson(r.json).object());
+        }
+    }
     call.reply(200, out);
 }
 
@@ -177,7 +204,7 @@ void AdminApi::handleEvents(Call &call)
             QObject::disconnect(*connection);
             return;
         }
-        sink->write("event: request\ndata: " + QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + "\n\n");
+        sink->write("event: request\ndata: " + record.toJsonBytes() + "\n\n");
     });
     sink->onClientGone([connection] { QObject::disconnect(*connection); });
 }

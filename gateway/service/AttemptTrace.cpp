@@ -1,5 +1,7 @@
 #include "service/AttemptTrace.h"
 
+#include "core/JsonText.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -19,19 +21,48 @@ QJsonArray AttemptTrace::toJson() const
     return out;
 }
 
+void AttemptTrace::appendJson(QByteArray &out) const
+{
+    appendJson(out, false);
+}
+
+void AttemptTrace::appendJson(QByteArray &out, bool headerSafe) const
+{
+    // Keys in QJsonObject's (sorted) order: error, latency_ms, model, provider, status.
+    const auto string = headerSafe ? json::appendHeaderString : json::appendString;
+    out += '[';
+    for (size_t i = 0; i < m_records.size(); ++i) {
+        const AttemptRecord &r = m_records[i];
+        if (i > 0)
+            out += ',';
+        out += '{';
+        if (!r.error.isEmpty()) {
+            out += "\"error\":";
+            string(out, r.error);
+            out += ',';
+        }
+        if (r.latencyMs) {
+            out += "\"latency_ms\":";
+            json::appendNumber(out, double(*r.latencyMs));
+            out += ',';
+        }
+        out += "\"model\":";
+        string(out, r.model);
+        out += ",\"provider\":";
+        string(out, r.provider);
+        out += ",\"status\":";
+        string(out, r.status);
+        out += '}';
+    }
+    out += ']';
+}
+
 QByteArray AttemptTrace::toHeaderValue() const
 {
     // Header values must stay on one line and in Latin-1: JSON-escape everything outside ASCII.
-    const QByteArray json = QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
     QByteArray out;
-    out.reserve(json.size());
-    const QString text = QString::fromUtf8(json);
-    for (QChar c : text) {
-        if (c.unicode() < 0x20 || c.unicode() > 0x7e)
-            out += "\\u" + QByteArray::number(c.unicode(), 16).rightJustified(4, '0');
-        else
-            out += char(c.unicode());
-    }
+    out.reserve(96 * qsizetype(m_records.size()) + 2);
+    appendJson(out, true);
     return out;
 }
 

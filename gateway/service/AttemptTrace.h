@@ -25,8 +25,12 @@ public:
     QJsonArray toJson() const;
     // Compact JSON for the response header.
     QByteArray toHeaderValue() const;
+    // Appends QJsonDocument(toJson()).toJson(Compact), byte for byte, without building it.
+    void appendJson(QByteArray &out) const;
 
 private:
+    void appendJson(QByteArray &out, bool headerSafe) const;
+
     std::vector<AttemptRecord> m_records;
 };
 

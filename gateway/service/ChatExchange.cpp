@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimerEvent>
 
 namespace sy::service {
 
@@ -43,11 +44,20 @@ ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, Chat
     , m_state(routing)
     , m_clock(clock)
 {
-    m_firstChunkTimer.setSingleShot(true);
-    m_firstChunkTimer.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % early
-    connect(&m_firstChunkTimer, &QTimer::timeout, this, &ChatExchange::onFirstChunkTimeout);
-    m_capacityTimer.setSingleShot(true);
-    connect(&m_capacityTimer, &QTimer::timeout, this, &ChatExchange::onCapacityTimeout);
+}
+
+void ChatExchange::timerEvent(QTimerEvent *event)
+{
+    // Both timers are single-shot: stopped before their handler runs.
+    if (event->timerId() == m_firstChunkTimer.timerId()) {
+        m_firstChunkTimer.stop();
+        onFirstChunkTimeout();
+    } else if (event->timerId() == m_capacityTimer.timerId()) {
+        m_capacityTimer.stop();
+        onCapacityTimeout();
+    } else {
+        QObject::timerEvent(event);
+    }
 }
 
 ChatExchange::~ChatExchange()
@@ -166,7 +176,7 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     m_transfer = m_upstream.send(std::move(request), this, outage);
     m_transferActive = true;
     if (m_request.stream)
-        m_firstChunkTimer.start(std::chrono::seconds(m_workspace->config().settings.firstChunkTimeoutS));
+        m_firstChunkTimer.start(m_workspace->config().settings.firstChunkTimeoutS * 1000, Qt::PreciseTimer, this);
 }
 
 qint64 ChatExchange::attemptLatencyMs() const

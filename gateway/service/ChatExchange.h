@@ -21,6 +21,7 @@
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
+#include <QBasicTimer>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -59,6 +60,9 @@ public:
 signals:
     // Emitted once when the exchange is over, before it deletes itself, with the complete record.
     void finished(const sy::service::RequestRecord &record);
+
+protected:
+    void timerEvent(QTimerEvent *event) override;
 
 private:
     void onHeaders(int status, const http::HeaderList &headers) override;
@@ -128,7 +132,9 @@ private:
     std::vector<QByteArray> m_heldEvents;   // stream events before commit
     bool m_committed = false;
     Usage m_usage;
-    QTimer m_firstChunkTimer;
+    // QBasicTimer, not QTimer: every request creates an exchange, and a QTimer is a QObject of
+    // its own with a connection; these are two ids delivered to timerEvent(), single-shot.
+    QBasicTimer m_firstChunkTimer;   // precise: a coarse timer may fire 5 % early
     std::optional<Clock::TimePoint> m_firstAttemptAt;
 
     // Channel capacity.
@@ -137,7 +143,7 @@ private:
     std::optional<Clock::TimePoint> m_queueStartedAt;     // first time this request queued
     Clock::TimePoint m_waitStartedAt{};                   // current wait
     std::chrono::milliseconds m_queued{0};                // total time queued for capacity
-    QTimer m_capacityTimer;
+    QBasicTimer m_capacityTimer;
 };
 
 } // namespace sy::service

@@ -54,7 +54,7 @@ void ChatExchange::queueForCapacity(const QString &modelId)
             }, Qt::QueuedConnection);
         }));
     }
-    m_capacityTimer.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
+    m_capacityTimer.start(int(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count()), this);
 }
 
 void ChatExchange::onCapacityGranted(limits::CapacityQueue::Slot slot, std::chrono::milliseconds)

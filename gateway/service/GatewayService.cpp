@@ -110,6 +110,8 @@ void GatewayService::replaceWorkspace(config::Config config)
 {
     m_workspace = std::make_shared<const Workspace>(std::move(config));
     applyCapacities();
+    if (m_front)
+        m_front->setMaxBodyBytes(m_workspace->config().settings.maxBodyBytes);
 }
 
 void GatewayService::applyConfig(config::Config config)

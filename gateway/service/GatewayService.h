@@ -11,6 +11,7 @@
 #include "service/ChatRequest.h"
 #include "service/OutageInjector.h"
 #include "service/RequestLog.h"
+#include "storage/Store.h"
 #include "service/GatewayState.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
@@ -62,6 +63,10 @@ public:
     // The failure lab's outages (dashboard, admin API). Gateway thread.
     failover::OutagePlan &outages() { return m_state->outages; }
     const Clock &clock() const { return m_clock; }
+    // The database behind the gateway, when there is one (request log beyond memory). The store
+    // must outlive the service. Gateway thread.
+    void setStore(storage::Store *store) { m_store = store; }
+    storage::Store *store() const { return m_store; }
     const http::HttpFront &front() const { return *m_front; }
 
 signals:
@@ -93,6 +98,7 @@ private:
     std::unique_ptr<AdmissionGate> m_admission;
     std::unique_ptr<class AdminApi> m_admin;
     QByteArray m_generatedAdminToken;
+    storage::Store *m_store = nullptr;
     quint64 m_admissionTokens = 0;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;

@@ -3,7 +3,6 @@
 #include "config/ConfigWriter.h"
 #include "service/GatewayService.h"
 
-#include <QJsonDocument>
 
 namespace sy::service {
 
@@ -73,6 +72,7 @@ Persistence::Persistence(GatewayService &gateway, storage::Store &store, QObject
     , m_gateway(gateway)
     , m_store(store)
 {
+    gateway.setStore(&store);
     connect(&gateway.requestLog(), &RequestLog::recorded, this, &Persistence::onRequestFinished);
     connect(&gateway, &GatewayService::configApplied, this, &Persistence::persistConfig);
     connect(&gateway, &GatewayService::ledgerChanged, this, &Persistence::persistNewLedgerEntries);
@@ -98,7 +98,7 @@ void Persistence::onRequestFinished(const RequestRecord &record)
     stored.model = record.requestedModel;
     stored.status = record.status;
     stored.failedOver = record.failedOver();
-    stored.json = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact);
+    stored.json = record.toJsonBytes();
     m_store.appendRequest(std::move(stored));
 }
 

@@ -44,6 +44,9 @@ struct RequestRecord {
 
     bool failedOver() const;       // more than one attempt, or an attempt that was not ok
     QJsonObject toJson() const;
+    // QJsonDocument(toJson()).toJson(Compact), byte for byte, written directly (the request log
+    // stores one per request; building the QJsonObject first costs several times more).
+    QByteArray toJsonBytes() const;
 };
 
 } // namespace sy::service

@@ -1,0 +1,208 @@
+#include "GatewayWorker.h"
+
+#include "config/ConfigLoader.h"
+#include "demo/DemoWorkspace.h"
+#include "demo/TrafficGenerator.h"
+#include "service/GatewayService.h"
+
+#include <QTimer>
+
+namespace sy::app {
+
+namespace {
+
+constexpr int kFramesPerSecond = 4;
+
+QString kindName(const failover::Outage &o)
+{
+    switch (o.kind) {
+    case failover::OutageKind::HttpError:
+        return o.status == 429 ? QStringLiteral("rate_limit") : QStringLiteral("error:%1").arg(o.status);
+    case failover::OutageKind::Timeout: return QStringLiteral("timeout");
+    case failover::OutageKind::Hang: return QStringLiteral("hang");
+    case failover::OutageKind::DropMidStream: return QStringLiteral("drop_mid_stream");
+    case failover::OutageKind::Slow: return QStringLiteral("slow");
+    }
+    return {};
+}
+
+} // namespace
+
+GatewayWorker::GatewayWorker()
+    : m_clock(SystemClock::instance())
+{
+}
+
+GatewayWorker::~GatewayWorker() = default;
+
+void GatewayWorker::start(const QString &configPath, int port)
+{
+    config::LoadResult loaded;
+    QString demoKey;
+    if (configPath.isEmpty()) {
+        m_demo = std::make_unique<demo::DemoWorkspace>();
+        loaded = m_demo->start(port >= 0 ? quint16(port) : quint16(8080));
+        demoKey = QString::fromLatin1(demo::kDemoKey);
+    } else {
+        loaded = config::loadConfigFile(configPath);
+        if (loaded.config && port >= 0)
+            loaded.config->listenPort = quint16(port);
+    }
+    if (!loaded.config) {
+        QStringList lines;
+        for (const auto &e : loaded.errors)
+            lines << e.toString();
+        emit failed(lines.join('\n'));
+        return;
+    }
+    m_gateway = std::make_unique<service::GatewayService>(std::move(*loaded.config), m_clock);
+    QString error;
+    if (!m_gateway->start(&error)) {
+        m_gateway.reset();
+        emit failed(QStringLiteral("The gateway cannot start: %1").arg(error));
+        return;
+    }
+    if (m_demo) {
+        m_traffic = std::make_unique<demo::TrafficGenerator>(m_gateway->listenAddress(), QByteArray(demo::kDemoKey));
+        m_trafficSettings.available = true;
+        m_trafficSettings.models = allModels();
+        m_traffic->configure(m_trafficSettings.requestsPerSecond, m_trafficSettings.streamShare,
+                             m_trafficSettings.models);
+    }
+    emit started(m_gateway->listenAddress(), demoKey);
+    publish();
+    // A steady 4 Hz however busy the gateway is: the UI gets frames, not a message per request.
+    // Created here so the timer belongs to the gateway thread.
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(1000 / kFramesPerSecond);
+    m_ticker->setTimerType(Qt::PreciseTimer);
+    connect(m_ticker, &QTimer::timeout, this, &GatewayWorker::publish);
+    m_ticker->start();
+}
+
+void GatewayWorker::stop()
+{
+    delete m_ticker;
+    m_ticker = nullptr;
+    m_traffic.reset();
+    m_gateway.reset();
+    m_demo.reset();
+}
+
+void GatewayWorker::setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds)
+{
+    if (!m_gateway)
+        return;
+    std::optional<failover::Outage> outage = failover::parseOutageKind(kind);
+    if (!outage || target.isEmpty() || seconds <= 0) {
+        emit actionFailed(tr("Unknown failure kind or target: %1 %2").arg(kind, target));
+        return;
+    }
+    if (targetKind == QLatin1String("channel"))
+        outage->channelId = target;
+    else
+        outage->modelId = target;
+    outage->until = m_clock.now() + std::chrono::seconds(seconds);
+    m_gateway->outages().set(*outage);
+    publish();   // the lab shows the change at once, not at the next tick
+}
+
+void GatewayWorker::restoreOutage(quint64 outageId)
+{
+    if (m_gateway && m_gateway->outages().remove(outageId))
+        publish();
+}
+
+void GatewayWorker::clearOutages()
+{
+    if (!m_gateway)
+        return;
+    m_gateway->outages().clear();
+    publish();
+}
+
+void GatewayWorker::setTraffic(bool running, double requestsPerSecond, double streamShare, const QStringList &models)
+{
+    if (!m_traffic) {
+        emit actionFailed(tr("The traffic generator runs on the demo workspace only."));
+        return;
+    }
+    m_trafficSettings.requestsPerSecond = std::clamp(requestsPerSecond, 0.5, 20.0);
+    m_trafficSettings.streamShare = std::clamp(streamShare, 0.0, 1.0);
+    m_trafficSettings.models = models;
+    m_traffic->configure(m_trafficSettings.requestsPerSecond, m_trafficSettings.streamShare, m_trafficSettings.models);
+    if (running && !models.isEmpty())
+        m_traffic->start();
+    else
+        m_traffic->stop();
+    publish();
+}
+
+void GatewayWorker::queryLog(const service::RequestFilter &filter, quint64 generation)
+{
+    if (m_gateway)
+        emit logPageReady({generation, m_gateway->requestLog().query(filter)});
+}
+
+void GatewayWorker::fetchTrace(const QByteArray &requestId)
+{
+    if (m_gateway)
+        emit traceReady({requestId, m_gateway->requestLog().find(requestId)});
+}
+
+QStringList GatewayWorker::allModels() const
+{
+    QStringList ids;
+    for (const config::Model &model : m_gateway->workspace()->config().models)
+        ids << model.id;
+    return ids;
+}
+
+void GatewayWorker::publish()
+{
+    if (m_gateway)
+        emit frameReady(buildFrame());
+}
+
+DashboardFrame GatewayWorker::buildFrame()
+{
+    DashboardFrame frame;
+    frame.snapshot = service::buildDashboardSnapshot(*m_gateway);
+    const config::Config &config = m_gateway->workspace()->config();
+    for (const config::Key &key : config.keys)
+        frame.keyNames << key.name;
+    frame.modelIds = allModels();
+    for (const config::Channel &channel : config.channels)
+        frame.channelIds << channel.id;
+
+    const auto now = m_clock.now();
+    for (const failover::Outage &o : m_gateway->outages().active()) {
+        const bool onChannel = !o.channelId.isEmpty();
+        const auto left = std::chrono::duration_cast<std::chrono::seconds>(o.until - now).count();
+        frame.outages.push_back({o.id, onChannel ? QStringLiteral("channel") : QStringLiteral("model"),
+                                 onChannel ? o.channelId : o.modelId, kindName(o),
+                                 failover::describeOutage(o, now), int(std::max<qint64>(0, left))});
+    }
+    // Each tile names the outage that hits it: its own, else one on a model it serves.
+    for (service::ChannelTile &tile : frame.snapshot.channels) {
+        if (!tile.outage.isEmpty())
+            continue;
+        for (const failover::Outage &o : m_gateway->outages().active()) {
+            if (o.channelId == tile.id)
+                tile.outage = failover::describeOutage(o, now);
+            else if (tile.outage.isEmpty() && !o.modelId.isEmpty() && tile.models.contains(o.modelId))
+                tile.outage = QStringLiteral("%1: %2").arg(o.modelId.section('/', -1), failover::describeOutage(o, now));
+        }
+    }
+
+    frame.traffic = m_trafficSettings;
+    if (m_traffic) {
+        frame.traffic.running = m_traffic->isRunning();
+        frame.traffic.sent = m_traffic->sent();
+        frame.traffic.succeeded = m_traffic->succeeded();
+        frame.traffic.failed = m_traffic->failed();
+    }
+    return frame;
+}
+
+} // namespace sy::app

@@ -1,0 +1,71 @@
+#pragma once
+// GatewayWorker: lives on the gateway thread and owns every gateway object — the service, the
+// demo workspace (in-process simulator) and the demo traffic generator. It publishes a
+// DashboardFrame at a steady 4 Hz and answers the UI's requests (set an outage, run traffic,
+// fetch a log page or a trace) by signal.
+//
+// Thread: construct anywhere, then move to the gateway thread; every slot is invoked there
+// through QMetaObject::invokeMethod(..., Qt::QueuedConnection).
+#include "DashboardFrame.h"
+#include "core/Clock.h"
+#include "service/RequestLog.h"
+
+#include <QObject>
+#include <memory>
+
+class QTimer;
+
+namespace sy::demo { class DemoWorkspace; class TrafficGenerator; }
+namespace sy::service { class GatewayService; }
+
+namespace sy::app {
+
+class GatewayWorker : public QObject {
+    Q_OBJECT
+public:
+    // `port`: < 0 the configured (or default) port, 0 any free port, else that port.
+    static constexpr int kConfiguredPort = -1;
+
+    GatewayWorker();
+    ~GatewayWorker() override;
+
+    // Starts the gateway: the demo workspace when `configPath` is empty, else that file.
+    // Emits started() or failed().
+    void start(const QString &configPath, int port);
+    // Stops traffic and the gateway (before the thread ends).
+    void stop();
+
+    // Takes `target` (a channel id when targetKind is "channel", else a model id) down with
+    // `kind` ("error:503", "rate_limit", "timeout", "hang", "drop_mid_stream", "slow") for
+    // `seconds`. A bad request emits actionFailed().
+    void setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds);
+    void restoreOutage(quint64 outageId);
+    void clearOutages();
+    // Demo traffic: off, or on at `requestsPerSecond` with `streamShare` (0..1) over `models`
+    // (no models: off).
+    void setTraffic(bool running, double requestsPerSecond, double streamShare, const QStringList &models);
+    void queryLog(const sy::service::RequestFilter &filter, quint64 generation);
+    void fetchTrace(const QByteArray &requestId);
+
+signals:
+    void started(const QString &url, const QString &demoKey);
+    void failed(const QString &error);
+    void frameReady(const sy::app::DashboardFrame &frame);
+    void logPageReady(const sy::app::LogPage &page);
+    void traceReady(const sy::app::TraceResult &trace);
+    void actionFailed(const QString &message);
+
+private:
+    void publish();
+    QStringList allModels() const;
+    DashboardFrame buildFrame();
+
+    const Clock &m_clock;
+    std::unique_ptr<demo::DemoWorkspace> m_demo;
+    std::unique_ptr<service::GatewayService> m_gateway;
+    std::unique_ptr<demo::TrafficGenerator> m_traffic;
+    TrafficStatus m_trafficSettings;
+    QTimer *m_ticker = nullptr;
+};
+
+} // namespace sy::app

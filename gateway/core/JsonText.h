@@ -1,0 +1,24 @@
+#pragma once
+// Appending JSON text by hand, byte for byte as QJsonDocument::toJson(Compact) writes it.
+// Building a QJsonObject only to serialise it costs an allocation per key and value plus a sort;
+// the request log writes one record per request, so its JSON is written directly instead.
+// Whatever is not on a fast path (strings with escapes or non-ASCII, non-integral numbers,
+// non-UTC times) falls back to Qt's own writer, so the text never differs from it.
+#include <QByteArray>
+#include <QDateTime>
+#include <QStringView>
+
+namespace sy::json {
+
+// `s` as a JSON string literal (quotes included), as QJsonDocument writes it (UTF-8).
+void appendString(QByteArray &out, QStringView s);
+// `s` as a JSON string literal kept in printable ASCII for an HTTP header value: what
+// appendString writes, with every UTF-16 unit outside 0x20..0x7e written as \uXXXX.
+void appendHeaderString(QByteArray &out, QStringView s);
+// A number as QJsonValue(double) is written: integral values without a fraction.
+void appendNumber(QByteArray &out, double value);
+inline void appendBool(QByteArray &out, bool value) { out += value ? "true" : "false"; }
+// `at.toString(Qt::ISODateWithMs)` as a JSON string.
+void appendIsoDateWithMs(QByteArray &out, const QDateTime &at);
+
+} // namespace sy::json
