@@ -35,6 +35,8 @@ class GatewayHost : public QObject {
     Q_PROPERTY(double failedOver READ failedOver NOTIFY frameChanged)
     Q_PROPERTY(int inFlight READ inFlight NOTIFY frameChanged)
     Q_PROPERTY(double tokens READ tokens NOTIFY frameChanged)
+    Q_PROPERTY(QString balance READ balance NOTIFY frameChanged)
+    Q_PROPERTY(QString spendToday READ spendToday NOTIFY frameChanged)
     Q_PROPERTY(double requestsPerSecond READ requestsPerSecond NOTIFY frameChanged)
     Q_PROPERTY(QStringList keyNames READ keyNames NOTIFY frameChanged)
     Q_PROPERTY(QStringList modelIds READ modelIds NOTIFY frameChanged)
@@ -86,6 +88,17 @@ public:
     double failedOver() const { return double(m_frame.snapshot.failedOver); }
     int inFlight() const { return m_frame.snapshot.inFlight; }
     double tokens() const { return double(m_frame.snapshot.promptTokens + m_frame.snapshot.completionTokens); }
+    // Money as display text in the workspace currency ("—" when the workspace is not metered).
+    QString balance() const { return money(m_frame.snapshot.balance); }
+    QString spendToday() const { return money(m_frame.snapshot.spendToday); }
+    QString money(const std::optional<double> &amount) const
+    {
+        if (!amount)
+            return QStringLiteral("—");
+        // Cents for large sums; small spends need the fractions of a cent that LLM calls cost.
+        const int decimals = std::abs(*amount) >= 10 ? 2 : 4;
+        return QStringLiteral("%1 %2").arg(*amount, 0, 'f', decimals).arg(m_frame.snapshot.currency);
+    }
     double requestsPerSecond() const { return m_requestRate.perSecond(); }
     QStringList keyNames() const { return m_frame.keyNames; }
     QStringList modelIds() const { return m_frame.modelIds; }

@@ -62,6 +62,8 @@ ApplicationWindow {
             failed: window.gateway.failed
             inFlight: window.gateway.inFlight
             tokens: window.gateway.tokens
+            balance: window.gateway.balance
+            spendToday: window.gateway.spendToday
             onFeedShowAllToggled: (showAll) => window.gateway.feed.showAll = showAll
             onRequestActivated: (requestId) => { window.gateway.showTrace(requestId); tabs.currentIndex = 1 }
         }

@@ -19,6 +19,8 @@ Page {
     property real failed: 0
     property int inFlight: 0
     property real tokens: 0
+    property string balance: "—"
+    property string spendToday: "—"
     signal feedShowAllToggled(bool showAll)
     signal requestActivated(string requestId)
 
@@ -59,6 +61,8 @@ Page {
             }
             StatCard { label: qsTr("In flight"); value: page.count(page.inFlight); Layout.fillWidth: true; Layout.preferredWidth: 100 }
             StatCard { label: qsTr("Tokens"); value: page.count(page.tokens); Layout.fillWidth: true; Layout.preferredWidth: 100 }
+            StatCard { label: qsTr("Balance"); value: page.balance; Layout.fillWidth: true; Layout.preferredWidth: 170 }
+            StatCard { label: qsTr("Spent today"); value: page.spendToday; Layout.fillWidth: true; Layout.preferredWidth: 170 }
         }
 
         GridLayout {
