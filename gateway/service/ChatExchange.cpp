@@ -22,13 +22,6 @@ QString upstreamMessage(const QByteArray &body)
     return message.left(200);
 }
 
-Usage usageOf(const QJsonObject &usage)
-{
-    if (usage.isEmpty())
-        return {};
-    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()), true};
-}
-
 } // namespace
 
 ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
@@ -131,17 +124,7 @@ void ChatExchange::tryNext()
 
 QByteArray ChatExchange::upstreamBody(const PlannedAttempt &attempt) const
 {
-    QJsonObject body = m_request.body;
-    body.insert("model", attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream);
-    // Routing fields are the gateway's own; an upstream must not see them.
-    body.remove("models");
-    body.remove("provider");
-    if (m_request.stream) {
-        QJsonObject options = body.value("stream_options").toObject();
-        options.insert("include_usage", true);  // the gateway bills from the final usage chunk
-        body.insert("stream_options", options);
-    }
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    return upstreamRequestBody(m_request, attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream);
 }
 
 void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
@@ -225,12 +208,10 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
 {
     if (event.data == "[DONE]")
         return;  // the gateway writes its own [DONE] when the upstream body ends cleanly
-    QJsonParseError parseError;
-    QJsonObject chunk = QJsonDocument::fromJson(event.data, &parseError).object();
-    const bool malformed = parseError.error != QJsonParseError::NoError || chunk.isEmpty();
-    if (malformed || chunk.contains("error")) {
-        const QString reason = malformed ? QStringLiteral("upstream sent a malformed stream event")
-                                         : QStringLiteral("upstream stream error: %1").arg(upstreamMessage(event.data));
+    StreamChunk chunk = rewriteStreamChunk(event.data, m_current->modelId, m_request.clientWantsUsage);
+    if (chunk.malformed || chunk.isError) {
+        const QString reason = chunk.malformed ? QStringLiteral("upstream sent a malformed stream event")
+                                               : QStringLiteral("upstream stream error: %1").arg(upstreamMessage(event.data));
         if (m_committed)
             return interruptStream(reason);
         failover::AttemptOutcome outcome;
@@ -238,22 +219,21 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
         outcome.emptyOrMalformed = true;
         return attemptFailed(outcome, reason);
     }
-    const QJsonObject usage = chunk.value("usage").toObject();
-    if (!usage.isEmpty())
-        m_usage = usageOf(usage);
-    const bool hasChoices = !chunk.value("choices").toArray().isEmpty();
-    if (!hasChoices && !usage.isEmpty() && !m_request.clientWantsUsage)
-        return;  // usage was requested for billing, not by the client
-    if (!usage.isEmpty() && !m_request.clientWantsUsage)
-        chunk.remove("usage");
-    chunk.insert("model", m_current->modelId);
-    QByteArray out = "data: " + QJsonDocument(chunk).toJson(QJsonDocument::Compact) + "\n\n";
+    if (chunk.usage)
+        m_usage = *chunk.usage;
+    if (chunk.data.isEmpty())
+        return;
+    QByteArray out;
+    out.reserve(chunk.data.size() + 8);
+    out += "data: ";
+    out += chunk.data;
+    out += "\n\n";
     if (m_committed) {
         m_sink->write(out);
         return;
     }
     m_heldEvents.push_back(std::move(out));
-    if (hasChoices)
+    if (chunk.hasChoices)
         commitStream();
 }
 
@@ -372,25 +352,19 @@ void ChatExchange::onComplete()
 
 void ChatExchange::answerPlain()
 {
-    QJsonParseError parseError;
-    QJsonObject answer = QJsonDocument::fromJson(m_body, &parseError).object();
-    failover::AttemptOutcome outcome;
-    outcome.httpStatus = m_status;
-    if (parseError.error != QJsonParseError::NoError || answer.isEmpty()) {
+    PlainAnswer answer = rewritePlainAnswer(m_body, m_current->modelId);
+    if (!answer.problem.isEmpty()) {
+        failover::AttemptOutcome outcome;
+        outcome.httpStatus = m_status;
         outcome.emptyOrMalformed = true;
-        return attemptFailed(outcome, QStringLiteral("upstream returned a body that is not a JSON object"));
+        return attemptFailed(outcome, answer.problem);
     }
-    if (answer.value("choices").toArray().isEmpty()) {
-        outcome.emptyOrMalformed = true;
-        return attemptFailed(outcome, QStringLiteral("upstream returned no choices"));
-    }
-    m_usage = usageOf(answer.value("usage").toObject());
-    answer.insert("model", m_current->modelId);
+    m_usage = answer.usage;
     recordSuccess();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
     headers.emplaceBack("Content-Type", "application/json");
-    m_sink->respond(200, headers, QJsonDocument(answer).toJson(QJsonDocument::Compact));
+    m_sink->respond(200, headers, answer.body);
     done(200);
 }
 

@@ -14,6 +14,7 @@
 #include "service/AdmissionGate.h"
 #include "service/AttemptPlan.h"
 #include "service/AttemptTrace.h"
+#include "service/ChatBodies.h"
 #include "service/ChatRequest.h"
 #include "service/OutageInjector.h"
 #include "service/RequestRecord.h"
@@ -28,12 +29,6 @@
 #include <memory>
 
 namespace sy::service {
-
-struct Usage {
-    qint64 promptTokens = 0;
-    qint64 completionTokens = 0;
-    bool known = false;
-};
 
 // What the service knows about the request beyond its body.
 struct ExchangeContext {

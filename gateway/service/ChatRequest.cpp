@@ -99,6 +99,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         return badRequest(QStringLiteral("Request body must be a JSON object."), "invalid_json");
 
     ChatRequest request;
+    request.raw = rawBody;
     request.body = doc.object();
     const QJsonValue modelValue = request.body.value("model");
     const QJsonValue modelsValue = request.body.value("models");

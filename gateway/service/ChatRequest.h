@@ -13,7 +13,8 @@
 namespace sy::service {
 
 struct ChatRequest {
-    QJsonObject body;           // as the client sent it
+    QByteArray raw;             // the body's bytes as the client sent them
+    QJsonObject body;           // the same, parsed
     bool stream = false;
     bool clientWantsUsage = false;   // stream_options.include_usage
     QString primaryModel;

@@ -1,0 +1,167 @@
+#include "api/JsonMembers.h"
+
+namespace sy::api {
+
+namespace {
+
+qsizetype skipSpace(QByteArrayView s, qsizetype i)
+{
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        ++i;
+    return i;
+}
+
+// Past the string starting at s[i] == '"'; -1 when unterminated.
+qsizetype skipString(QByteArrayView s, qsizetype i)
+{
+    for (++i; i < s.size(); ++i) {
+        if (s[i] == '\\')
+            ++i;
+        else if (s[i] == '"')
+            return i + 1;
+    }
+    return -1;
+}
+
+// Past the value starting at s[i]; -1 when malformed or cut short.
+qsizetype skipValue(QByteArrayView s, qsizetype i)
+{
+    if (i >= s.size())
+        return -1;
+    if (s[i] == '"')
+        return skipString(s, i);
+    if (s[i] == '{' || s[i] == '[') {
+        int depth = 0;
+        for (; i < s.size(); ++i) {
+            const char c = s[i];
+            if (c == '"') {
+                i = skipString(s, i);
+                if (i < 0)
+                    return -1;
+                --i;
+            } else if (c == '{' || c == '[') {
+                ++depth;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0)
+                    return i + 1;
+            }
+        }
+        return -1;
+    }
+    // A number or a literal: up to the next delimiter.
+    const qsizetype start = i;
+    while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\n'
+           && s[i] != '\r' && s[i] != '\t')
+        ++i;
+    return i > start ? i : -1;
+}
+
+} // namespace
+
+std::optional<std::vector<JsonMember>> topLevelMembers(QByteArrayView json)
+{
+    std::vector<JsonMember> members;
+    qsizetype i = skipSpace(json, 0);
+    if (i >= json.size() || json[i] != '{')
+        return std::nullopt;
+    i = skipSpace(json, i + 1);
+    if (i < json.size() && json[i] == '}')
+        return skipSpace(json, i + 1) == json.size() ? std::optional(members) : std::nullopt;
+    while (i < json.size()) {
+        if (json[i] != '"')
+            return std::nullopt;
+        JsonMember m;
+        m.begin = i;
+        const qsizetype keyEnd = skipString(json, i);
+        if (keyEnd < 0)
+            return std::nullopt;
+        m.key = json.sliced(i + 1, keyEnd - i - 2);
+        i = skipSpace(json, keyEnd);
+        if (i >= json.size() || json[i] != ':')
+            return std::nullopt;
+        m.valueBegin = skipSpace(json, i + 1);
+        m.valueEnd = skipValue(json, m.valueBegin);
+        if (m.valueEnd < 0)
+            return std::nullopt;
+        members.push_back(m);
+        i = skipSpace(json, m.valueEnd);
+        if (i >= json.size())
+            return std::nullopt;
+        if (json[i] == '}')
+            return skipSpace(json, i + 1) == json.size() ? std::optional(members) : std::nullopt;
+        if (json[i] != ',')
+            return std::nullopt;
+        i = skipSpace(json, i + 1);
+    }
+    return std::nullopt;
+}
+
+QByteArray jsonString(QByteArrayView utf8)
+{
+    QByteArray out;
+    out.reserve(utf8.size() + 2);
+    out += '"';
+    for (const char c : utf8) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+                out += "\\u00" + QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0');
+            else
+                out += c;
+        }
+    }
+    out += '"';
+    return out;
+}
+
+const JsonMember *findMember(const std::vector<JsonMember> &members, QByteArrayView key)
+{
+    const JsonMember *found = nullptr;
+    for (const JsonMember &m : members) {
+        if (m.key == key)
+            found = &m;
+    }
+    return found;
+}
+
+QByteArray rewriteMembers(QByteArrayView json, const std::vector<JsonMember> &members,
+                          const std::vector<JsonEdit> &edits, const std::vector<QByteArray> &appended)
+{
+    QByteArray out;
+    out.reserve(json.size() + 64);
+    out += '{';
+    bool first = true;
+    auto separate = [&] {
+        if (!first)
+            out += ',';
+        first = false;
+    };
+    for (const JsonMember &m : members) {
+        const JsonEdit *edit = nullptr;
+        for (const JsonEdit &e : edits) {
+            if (e.key == m.key)
+                edit = &e;
+        }
+        if (edit && edit->value.isEmpty())
+            continue;
+        separate();
+        out += json.sliced(m.begin, m.valueBegin - m.begin);   // "key": as written
+        if (edit)
+            out += edit->value;
+        else
+            out += json.sliced(m.valueBegin, m.valueEnd - m.valueBegin);
+    }
+    for (const QByteArray &member : appended) {
+        separate();
+        out += member;
+    }
+    out += '}';
+    return out;
+}
+
+} // namespace sy::api

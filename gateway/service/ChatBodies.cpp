@@ -1,0 +1,162 @@
+#include "service/ChatBodies.h"
+
+#include "api/JsonMembers.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace sy::service {
+
+namespace {
+
+using api::JsonEdit;
+using api::JsonMember;
+
+Usage usageOf(const QJsonObject &usage)
+{
+    if (usage.isEmpty())
+        return {};
+    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()), true};
+}
+
+QByteArrayView valueOf(QByteArrayView json, const JsonMember &m)
+{
+    return json.sliced(m.valueBegin, m.valueEnd - m.valueBegin);
+}
+
+bool hasEscapedKey(const std::vector<JsonMember> &members)
+{
+    for (const JsonMember &m : members) {
+        if (m.key.contains('\\'))
+            return true;  // "mod\u0065l" is "model": leave such bodies to the full parser
+    }
+    return false;
+}
+
+// An array with at least one element ("[ ]" is empty).
+bool nonEmptyArray(QByteArrayView value)
+{
+    if (value.isEmpty() || value.front() != '[')
+        return false;
+    for (qsizetype i = 1; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return c != ']';
+    }
+    return false;
+}
+
+std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> &members)
+{
+    const JsonMember *usage = api::findMember(members, "usage");
+    if (!usage || valueOf(json, *usage) == "null")
+        return std::nullopt;
+    const QJsonObject object = QJsonDocument::fromJson(valueOf(json, *usage).toByteArray()).object();
+    if (object.isEmpty())
+        return std::nullopt;
+    return usageOf(object);
+}
+
+QByteArray modelMember(const QString &model)
+{
+    return "\"model\":" + api::jsonString(model.toUtf8());
+}
+
+} // namespace
+
+QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstreamModel)
+{
+    const auto members = api::topLevelMembers(request.raw);
+    if (members && !hasEscapedKey(*members)) {
+        std::vector<JsonEdit> edits{{"model", api::jsonString(upstreamModel.toUtf8())}, {"models", {}}, {"provider", {}}};
+        std::vector<QByteArray> appended;
+        if (!api::findMember(*members, "model"))
+            appended.push_back(modelMember(upstreamModel));
+        if (request.stream) {
+            // The gateway bills from the final usage chunk, so it always asks for one.
+            if (!api::findMember(*members, "stream_options")) {
+                appended.push_back(R"("stream_options":{"include_usage":true})");
+            } else {
+                QJsonObject options = request.body.value("stream_options").toObject();
+                options.insert("include_usage", true);
+                edits.push_back({"stream_options", QJsonDocument(options).toJson(QJsonDocument::Compact)});
+            }
+        }
+        return api::rewriteMembers(request.raw, *members, edits, appended);
+    }
+    QJsonObject body = request.body;
+    body.insert("model", upstreamModel);
+    body.remove("models");
+    body.remove("provider");
+    if (request.stream) {
+        QJsonObject options = body.value("stream_options").toObject();
+        options.insert("include_usage", true);
+        body.insert("stream_options", options);
+    }
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publicModel)
+{
+    PlainAnswer answer;
+    const auto members = api::topLevelMembers(upstreamBody);
+    if (!members || members->empty()) {
+        answer.problem = QStringLiteral("upstream returned a body that is not a JSON object");
+        return answer;
+    }
+    const JsonMember *choices = api::findMember(*members, "choices");
+    if (!choices || !nonEmptyArray(valueOf(upstreamBody, *choices))) {
+        answer.problem = QStringLiteral("upstream returned no choices");
+        return answer;
+    }
+    answer.usage = usageIn(upstreamBody, *members).value_or(Usage{});
+    if (hasEscapedKey(*members)) {
+        QJsonObject object = QJsonDocument::fromJson(upstreamBody.toByteArray()).object();
+        object.insert("model", publicModel);
+        answer.body = QJsonDocument(object).toJson(QJsonDocument::Compact);
+        return answer;
+    }
+    std::vector<QByteArray> appended;
+    if (!api::findMember(*members, "model"))
+        appended.push_back(modelMember(publicModel));
+    answer.body = api::rewriteMembers(upstreamBody, *members, {{"model", api::jsonString(publicModel.toUtf8())}}, appended);
+    return answer;
+}
+
+StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage)
+{
+    StreamChunk chunk;
+    const auto members = api::topLevelMembers(data);
+    if (!members || members->empty()) {
+        chunk.malformed = true;
+        return chunk;
+    }
+    if (api::findMember(*members, "error")) {
+        chunk.isError = true;
+        return chunk;
+    }
+    const JsonMember *choices = api::findMember(*members, "choices");
+    chunk.hasChoices = choices && nonEmptyArray(valueOf(data, *choices));
+    chunk.usage = usageIn(data, *members);
+    if (!chunk.hasChoices && chunk.usage && !clientWantsUsage)
+        return chunk;  // the usage-only chunk was asked for by the gateway (billing), not the client
+    std::vector<JsonEdit> edits{{"model", api::jsonString(publicModel.toUtf8())}};
+    if (chunk.usage && !clientWantsUsage)
+        edits.push_back({"usage", {}});
+    std::vector<QByteArray> appended;
+    if (!api::findMember(*members, "model"))
+        appended.push_back(modelMember(publicModel));
+    if (hasEscapedKey(*members)) {
+        QJsonObject object = QJsonDocument::fromJson(data.toByteArray()).object();
+        object.insert("model", publicModel);
+        if (chunk.usage && !clientWantsUsage)
+            object.remove("usage");
+        chunk.data = QJsonDocument(object).toJson(QJsonDocument::Compact);
+        return chunk;
+    }
+    chunk.data = api::rewriteMembers(data, *members, edits, appended);
+    return chunk;
+}
+
+} // namespace sy::service

@@ -1,0 +1,40 @@
+#pragma once
+// ChatBodies: the rewrites the gateway makes to Chat Completions bodies on their way through —
+// the request sent upstream (the upstream's model name, routing fields removed, usage asked for
+// on streams), a plain answer and each stream chunk (the public model id; usage kept only when
+// the client asked). Done in place on the text where it is well formed (the rest of the body is
+// copied byte for byte), with a full JSON round trip as the fallback. Pure functions.
+#include "service/ChatRequest.h"
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+
+namespace sy::service {
+
+struct Usage {
+    qint64 promptTokens = 0;
+    qint64 completionTokens = 0;
+    bool known = false;
+};
+
+// The body to send upstream for `request` on a channel that names the model `upstreamModel`.
+QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstreamModel);
+
+struct PlainAnswer {
+    QString problem;               // why this is no usable answer; empty when it is
+    Usage usage;
+    QByteArray body;               // the answer for the client (model = the public id)
+};
+PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publicModel);
+
+struct StreamChunk {
+    bool malformed = false;        // not a JSON object
+    bool isError = false;          // an upstream error event
+    bool hasChoices = false;       // carries at least one choice
+    std::optional<Usage> usage;    // the chunk's usage, when it has one
+    QByteArray data;               // the chunk for the client; empty = drop it
+};
+StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage);
+
+} // namespace sy::service

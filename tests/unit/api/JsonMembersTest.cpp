@@ -1,0 +1,138 @@
+// JsonMembers and ChatBodies: in-place rewrites of Chat Completions bodies must give the same
+// JSON as a full parse-and-rewrite, keep everything else byte for byte, and refuse what is not
+// a well-formed object.
+#include "api/JsonMembers.h"
+#include "service/ChatBodies.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <gtest/gtest.h>
+
+using namespace sy;
+
+namespace {
+
+QJsonObject parsed(const QByteArray &json)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    EXPECT_EQ(error.error, QJsonParseError::NoError) << json.constData();
+    return doc.object();
+}
+
+service::ChatRequest requestOf(const QByteArray &raw, bool stream)
+{
+    service::ChatRequest r;
+    r.raw = raw;
+    r.body = QJsonDocument::fromJson(raw).object();
+    r.stream = stream;
+    return r;
+}
+
+} // namespace
+
+TEST(JsonMembersTest, FindsTopLevelMembersAndSkipsNestedOnes)
+{
+    const QByteArray json = R"( {"a": {"model": "x", "b": [1, "}"]}, "model" : "m", "n": -1.5e3, "t": true } )";
+    const auto members = api::topLevelMembers(json);
+    ASSERT_TRUE(members);
+    ASSERT_EQ(members->size(), 4u);
+    EXPECT_EQ((*members)[1].key, "model");
+    const auto &m = (*members)[1];
+    EXPECT_EQ(QByteArrayView(json).sliced(m.valueBegin, m.valueEnd - m.valueBegin), "\"m\"");
+}
+
+TEST(JsonMembersTest, RefusesWhatIsNotAWholeObject)
+{
+    for (const char *bad : {"", "[]", "{not json", R"({"a":1)", R"({"a" 1})", R"({"a":"unterminated})", R"({"a":1} trailing)", "{,}"})
+        EXPECT_FALSE(api::topLevelMembers(QByteArray(bad))) << bad;
+    EXPECT_TRUE(api::topLevelMembers(QByteArray("{}")));
+}
+
+TEST(JsonMembersTest, JsonStringEscapesQuotesBackslashesAndControls)
+{
+    EXPECT_EQ(api::jsonString("a\"b\\c\nd\x01"), QByteArray(R"("a\"b\\c\nd\u0001")"));
+    EXPECT_EQ(parsed("{\"k\":" + api::jsonString("tricky \"model\" \\ \t") + "}").value("k").toString(),
+              QStringLiteral("tricky \"model\" \\ \t"));
+}
+
+TEST(ChatBodiesTest, UpstreamBodyRenamesModelDropsRoutingFieldsAndKeepsTheRest)
+{
+    const QByteArray raw = R"({"model":"public/m","models":["x"],"provider":{"sort":"price"},"messages":[{"role":"user","content":"hi \"there\""}],"temperature":0.2})";
+    const QJsonObject out = parsed(service::upstreamRequestBody(requestOf(raw, false), "upstream-m"));
+    EXPECT_EQ(out.value("model").toString(), "upstream-m");
+    EXPECT_FALSE(out.contains("models"));
+    EXPECT_FALSE(out.contains("provider"));
+    EXPECT_EQ(out.value("temperature").toDouble(), 0.2);
+    EXPECT_EQ(out.value("messages"), QJsonDocument::fromJson(raw).object().value("messages"));
+    EXPECT_FALSE(out.contains("stream_options"));
+}
+
+TEST(ChatBodiesTest, UpstreamStreamBodyAsksForUsageWithOrWithoutClientOptions)
+{
+    const QJsonObject added = parsed(service::upstreamRequestBody(requestOf(R"({"model":"a","stream":true,"messages":[]})", true), "u"));
+    EXPECT_TRUE(added.value("stream_options").toObject().value("include_usage").toBool());
+    const QJsonObject merged = parsed(service::upstreamRequestBody(
+        requestOf(R"({"model":"a","stream":true,"stream_options":{"include_usage":false,"x":1},"messages":[]})", true), "u"));
+    EXPECT_TRUE(merged.value("stream_options").toObject().value("include_usage").toBool());
+    EXPECT_EQ(merged.value("stream_options").toObject().value("x").toInt(), 1);
+}
+
+TEST(ChatBodiesTest, UpstreamBodyGetsAModelWhenTheClientUsedModelsOnly)
+{
+    const QJsonObject out = parsed(service::upstreamRequestBody(requestOf(R"({"models":["a","b"],"messages":[]})", false), "u"));
+    EXPECT_EQ(out.value("model").toString(), "u");
+    EXPECT_FALSE(out.contains("models"));
+}
+
+TEST(ChatBodiesTest, PlainAnswerGetsThePublicModelAndKeepsUsage)
+{
+    const QByteArray body = R"({"id":"c1","object":"chat.completion","model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"x"}}],"usage":{"prompt_tokens":3,"completion_tokens":5}})";
+    const service::PlainAnswer answer = service::rewritePlainAnswer(body, "pub/m");
+    ASSERT_TRUE(answer.problem.isEmpty());
+    EXPECT_TRUE(answer.usage.known);
+    EXPECT_EQ(answer.usage.promptTokens, 3);
+    EXPECT_EQ(answer.usage.completionTokens, 5);
+    const QJsonObject out = parsed(answer.body);
+    EXPECT_EQ(out.value("model").toString(), "pub/m");
+    EXPECT_EQ(out.value("id").toString(), "c1");
+}
+
+TEST(ChatBodiesTest, PlainAnswerWithoutChoicesOrNotJsonIsAProblem)
+{
+    EXPECT_FALSE(service::rewritePlainAnswer(R"({"choices":[]})", "m").problem.isEmpty());
+    EXPECT_FALSE(service::rewritePlainAnswer(R"({"choices":[ ]})", "m").problem.isEmpty());
+    EXPECT_FALSE(service::rewritePlainAnswer(R"({"id":"x"})", "m").problem.isEmpty());
+    EXPECT_FALSE(service::rewritePlainAnswer("garbage", "m").problem.isEmpty());
+}
+
+TEST(ChatBodiesTest, StreamChunkUsageIsDroppedUnlessTheClientAskedForIt)
+{
+    const QByteArray usageOnly = R"({"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}})";
+    const service::StreamChunk hidden = service::rewriteStreamChunk(usageOnly, "m", false);
+    ASSERT_TRUE(hidden.usage);
+    EXPECT_EQ(hidden.usage->completionTokens, 2);
+    EXPECT_TRUE(hidden.data.isEmpty());
+    const service::StreamChunk shown = service::rewriteStreamChunk(usageOnly, "m", true);
+    EXPECT_EQ(parsed(shown.data).value("usage").toObject().value("completion_tokens").toInt(), 2);
+
+    const QByteArray withChoices = R"({"choices":[{"delta":{"content":"x"}}],"usage":{"prompt_tokens":1,"completion_tokens":2},"model":"up"})";
+    const service::StreamChunk stripped = service::rewriteStreamChunk(withChoices, "pub", false);
+    EXPECT_TRUE(stripped.hasChoices);
+    EXPECT_FALSE(parsed(stripped.data).contains("usage"));
+    EXPECT_EQ(parsed(stripped.data).value("model").toString(), "pub");
+}
+
+TEST(ChatBodiesTest, StreamChunkErrorsAndGarbageAreReported)
+{
+    EXPECT_TRUE(service::rewriteStreamChunk(R"({"error":{"message":"boom"}})", "m", false).isError);
+    EXPECT_TRUE(service::rewriteStreamChunk("{not json", "m", false).malformed);
+}
+
+TEST(ChatBodiesTest, EscapedKeysFallBackToTheFullParser)
+{
+    const QByteArray body = R"({"mod\u0065l":"up","choices":[{"index":0}]})";
+    const service::PlainAnswer answer = service::rewritePlainAnswer(body, "pub");
+    ASSERT_TRUE(answer.problem.isEmpty());
+    EXPECT_EQ(parsed(answer.body).value("model").toString(), "pub");
+}
