@@ -114,12 +114,32 @@ void ChatExchange::tryNext()
             continue;
         }
         case PlannedAttempt::Kind::Upstream:
+            if (refusedForMoney(attempt)) {
+                m_used[i] = true;
+                addTrace(QStringLiteral("insufficient_balance"), std::nullopt,
+                         QStringLiteral("the balance is used up: a free model's paid fallback cannot run"));
+                continue;
+            }
             if (!startWithCapacity(i))
                 queueForCapacity(attempt.modelId);
             return;
         }
     }
     replyAllFailed();
+}
+
+bool ChatExchange::refusedForMoney(const PlannedAttempt &attempt) const
+{
+    // A free primary reserves nothing at admission; if its chain reaches a paid model after the
+    // balance has run out meanwhile, that attempt is refused for money (SPEC §6 status).
+    const billing::Ledger &ledger = m_state.ledger;
+    if (!ledger.isMetered() || m_ticket.reservation == 0)
+        return false;
+    const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
+    const config::Model *model = m_workspace->findModel(attempt.modelId);
+    if (!primary || !primary->free || (model && model->free))
+        return false;
+    return ledger.balance() - ledger.reservedInFlight() <= 0;
 }
 
 QByteArray ChatExchange::upstreamBody(const PlannedAttempt &attempt) const
@@ -411,8 +431,10 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
 
     // Plain single-model requests give a transiently failing channel one more chance (SPEC §4);
     // a rate-limited credential is not retried: its retry-after says when.
+    const int maxAttempts = m_workspace->config().settings.maxAttempts;
     const bool retrySame = !m_request.stream && m_request.chain.size() == 1 && !m_retriedCurrent
-        && failover::isTransient(outcome) && outcome.httpStatus != 429;
+        && failover::isTransient(outcome) && outcome.httpStatus != 429
+        && (maxAttempts <= 0 || m_upstreamAttempts < maxAttempts);
     if (retrySame) {
         m_retriedCurrent = true;
         const PlannedAttempt *same = m_current;

@@ -90,6 +90,7 @@ private:
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
     http::HeaderList traceHeaders() const;
     QByteArray upstreamBody(const PlannedAttempt &attempt) const;
+    bool refusedForMoney(const PlannedAttempt &attempt) const;
     metrics::ChannelModel metricsKey() const;
 
     ExchangeContext m_context;
