@@ -168,17 +168,28 @@ RequestRecord GatewayService::startRecord(const char *endpoint, const QByteArray
     return record;
 }
 
+std::optional<GatewayService::KeyedRequest> GatewayService::beginKeyedRequest(const char *endpoint,
+                                                                             const http::HttpRequest &request,
+                                                                             http::ResponseSink &sink)
+{
+    KeyedRequest begun{m_clock.now(), newRequestId(), {}, m_workspace, nullptr};
+    ++m_counters.requests;
+    begun.record = startRecord(endpoint, begun.requestId);
+    begun.key = authenticate(request, sink, begun.requestId, *begun.workspace);
+    if (!begun.key) {
+        finishRecord(std::move(begun.record), 401, begun.arrivedAt, QStringLiteral("authentication failed"));
+        return std::nullopt;
+    }
+    begun.record.keyName = begun.key->name;
+    return begun;
+}
+
 void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    const auto arrivedAt = m_clock.now();
-    const QByteArray requestId = newRequestId();
-    ++m_counters.requests;
-    RequestRecord record = startRecord("chat.completions", requestId);
-    WorkspacePtr workspace = m_workspace;
-    const config::Key *key = authenticate(request, *sink, requestId, *workspace);
-    if (!key)
-        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
-    record.keyName = key->name;
+    std::optional<KeyedRequest> begun = beginKeyedRequest("chat.completions", request, *sink);
+    if (!begun)
+        return;
+    auto &[arrivedAt, requestId, record, workspace, key] = *begun;
     record.authMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
     // A suspended or breaker-disabled key is refused before anything else about the request.
     if (const auto verdict = m_state->breaker.check(key->name); verdict.state != limits::BreakerState::Closed) {
@@ -317,15 +328,10 @@ void GatewayService::recordFinished(const RequestRecord &record)
 
 void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    const auto arrivedAt = m_clock.now();
-    const QByteArray requestId = newRequestId();
-    ++m_counters.requests;
-    RequestRecord record = startRecord("models", requestId);
-    WorkspacePtr workspace = m_workspace;
-    const config::Key *key = authenticate(request, *sink, requestId, *workspace);
-    if (!key)
-        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
-    record.keyName = key->name;
+    std::optional<KeyedRequest> begun = beginKeyedRequest("models", request, *sink);
+    if (!begun)
+        return;
+    auto &[arrivedAt, requestId, record, workspace, key] = *begun;
 
     const QDate today = m_clock.wallNow().date();
     QJsonArray data;
@@ -371,14 +377,10 @@ void GatewayService::handleHealth(http::HttpRequest &&, std::shared_ptr<http::Re
 
 void GatewayService::handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    const auto arrivedAt = m_clock.now();
-    const QByteArray requestId = newRequestId();
-    ++m_counters.requests;
-    RequestRecord record = startRecord("unknown", requestId);
-    const config::Key *key = authenticate(request, *sink, requestId, *m_workspace);
-    if (!key)
-        return finishRecord(std::move(record), 401, arrivedAt, QStringLiteral("authentication failed"));
-    record.keyName = key->name;
+    std::optional<KeyedRequest> begun = beginKeyedRequest("unknown", request, *sink);
+    if (!begun)
+        return;
+    auto &[arrivedAt, requestId, record, workspace, key] = *begun;
     // A known endpoint asked with the wrong method is a 405, not an unknown route.
     static const QSet<QByteArray> knownPaths{"/v1/chat/completions", "/v1/models"};
     const bool known = knownPaths.contains(request.path);

@@ -84,6 +84,17 @@ private:
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     RequestRecord startRecord(const char *endpoint, const QByteArray &requestId) const;
+    // The start every /v1 handler shares: an id, a log record, the workspace of the moment and
+    // the caller's key. Answers (and logs) 401 and returns nothing when the key is missing or wrong.
+    struct KeyedRequest {
+        Clock::TimePoint arrivedAt;
+        QByteArray requestId;
+        RequestRecord record;
+        WorkspacePtr workspace;
+        const config::Key *key = nullptr;
+    };
+    std::optional<KeyedRequest> beginKeyedRequest(const char *endpoint, const http::HttpRequest &request,
+                                                  http::ResponseSink &sink);
     billing::Nanos estimateFor(const Workspace &workspace, const ChatRequest &chat) const;
     void applyCapacities();
     void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
