@@ -173,16 +173,7 @@ void readChannel(Reader &reader, const YAML::Node &node, const QString &path, Ch
 void readChannels(Reader &reader, const YAML::Node &list, const QString &field,
                   std::vector<Channel> &channels, std::vector<ChannelMarks> &marks)
 {
-    if (!reader.expectList(list, field))
-        return;
-    std::size_t i = 0;
-    for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-        Channel channel;
-        ChannelMarks mark;
-        readChannel(reader, *it, indexField(field, i), channel, mark);
-        channels.push_back(std::move(channel));
-        marks.push_back(std::move(mark));
-    }
+    readEach(reader, list, field, channels, marks, readChannel);
 }
 
 } // namespace sy::config::detail

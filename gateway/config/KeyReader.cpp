@@ -88,16 +88,7 @@ void readKey(Reader &reader, const YAML::Node &node, const QString &path, Key &k
 void readKeys(Reader &reader, const YAML::Node &list, const QString &field, std::vector<Key> &keys,
               std::vector<KeyMarks> &marks)
 {
-    if (!reader.expectList(list, field))
-        return;
-    std::size_t i = 0;
-    for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-        Key key;
-        KeyMarks mark;
-        readKey(reader, *it, indexField(field, i), key, mark);
-        keys.push_back(std::move(key));
-        marks.push_back(std::move(mark));
-    }
+    readEach(reader, list, field, keys, marks, readKey);
 }
 
 } // namespace sy::config::detail

@@ -126,16 +126,7 @@ void readModel(Reader &reader, const YAML::Node &node, const QString &path, Mode
 void readModels(Reader &reader, const YAML::Node &list, const QString &field,
                 std::vector<Model> &models, std::vector<Where> &marks)
 {
-    if (!reader.expectList(list, field))
-        return;
-    std::size_t i = 0;
-    for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-        Model model;
-        Where mark;
-        readModel(reader, *it, indexField(field, i), model, mark);
-        models.push_back(std::move(model));
-        marks.push_back(std::move(mark));
-    }
+    readEach(reader, list, field, models, marks, readModel);
 }
 
 void readVirtualModel(Reader &reader, const YAML::Node &node, const QString &path,
@@ -168,16 +159,7 @@ void readVirtualModel(Reader &reader, const YAML::Node &node, const QString &pat
 void readVirtualModels(Reader &reader, const YAML::Node &list, const QString &field,
                        std::vector<VirtualModel> &vms, std::vector<VirtualModelMarks> &marks)
 {
-    if (!reader.expectList(list, field))
-        return;
-    std::size_t i = 0;
-    for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-        VirtualModel vm;
-        VirtualModelMarks mark;
-        readVirtualModel(reader, *it, indexField(field, i), vm, mark);
-        vms.push_back(std::move(vm));
-        marks.push_back(std::move(mark));
-    }
+    readEach(reader, list, field, vms, marks, readVirtualModel);
 }
 
 } // namespace

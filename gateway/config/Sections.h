@@ -40,6 +40,24 @@ struct Marks {
 void readDocument(Reader &reader, const YAML::Node &root, Config &config, Marks &marks);
 
 // Reads `channels:` (ChannelReader.cpp).
+// Reads every element of the list `list` (at `field`) with `readOne(reader, node, path, item, mark)`,
+// appending each item and its marks; a `list` that is not a list is one error.
+template <typename Item, typename Mark, typename ReadOne>
+void readEach(Reader &reader, const YAML::Node &list, const QString &field, std::vector<Item> &items,
+              std::vector<Mark> &marks, ReadOne readOne)
+{
+    if (!reader.expectList(list, field))
+        return;
+    std::size_t i = 0;
+    for (auto it = list.begin(); it != list.end(); ++it, ++i) {
+        Item item;
+        Mark mark;
+        readOne(reader, *it, indexField(field, i), item, mark);
+        items.push_back(std::move(item));
+        marks.push_back(std::move(mark));
+    }
+}
+
 void readChannels(Reader &reader, const YAML::Node &list, const QString &field,
                   std::vector<Channel> &channels, std::vector<ChannelMarks> &marks);
 
