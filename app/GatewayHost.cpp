@@ -2,6 +2,11 @@
 
 #include "GatewayWorker.h"
 
+#include <QJSEngine>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace sy::app {
 
 GatewayHost::GatewayHost(QObject *parent)
@@ -37,6 +42,7 @@ void GatewayHost::start(const QString &configPath, int port)
     connect(m_worker, &GatewayWorker::logPageReady, this, &GatewayHost::onLogPage, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::traceReady, this, &GatewayHost::onTrace, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::actionFailed, this, &GatewayHost::onActionFailed, Qt::QueuedConnection);
+    connect(m_worker, &GatewayWorker::adminReplied, this, &GatewayHost::onAdminReplied, Qt::QueuedConnection);
     m_thread.start();
     QMetaObject::invokeMethod(m_worker, [w = m_worker, configPath, port] { w->start(configPath, port); },
                               Qt::QueuedConnection);
@@ -91,6 +97,46 @@ void GatewayHost::refreshRequestLog()
     QMetaObject::invokeMethod(m_worker, [w = m_worker, filter = m_requestLog.filter(), generation] {
         w->queryLog(filter, generation);
     }, Qt::QueuedConnection);
+}
+
+void GatewayHost::admin(const QString &method, const QString &target, const QJSValue &body, const QJSValue &callback)
+{
+    QByteArray bytes;
+    if (body.isString())
+        bytes = body.toString().toUtf8();
+    else if (!body.isUndefined() && !body.isNull())
+        bytes = QJsonDocument::fromVariant(body.toVariant()).toJson(QJsonDocument::Compact);
+    const quint64 tag = ++m_adminTag;
+    if (callback.isCallable())
+        m_adminCallbacks.emplace(tag, callback);
+    if (!m_worker) {
+        onAdminReplied(tag, 503, R"({"error":{"message":"The gateway is not running.","type":"server_error","param":null,"code":null}})");
+        return;
+    }
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, tag, m = method.toLatin1(), t = target.toUtf8(), bytes] {
+        w->adminCall(tag, m, t, bytes);
+    }, Qt::QueuedConnection);
+}
+
+void GatewayHost::onAdminReplied(quint64 tag, int status, const QByteArray &body)
+{
+    const auto found = m_adminCallbacks.find(tag);
+    if (found == m_adminCallbacks.end())
+        return;
+    QJSValue callback = std::move(found->second);
+    m_adminCallbacks.erase(found);
+    QJSEngine *engine = qjsEngine(this);
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &error);
+    QJSValue reply;
+    if (error.error != QJsonParseError::NoError || !engine)
+        reply = QJSValue(QString::fromUtf8(body));
+    else
+        reply = engine->toScriptValue(document.isArray() ? QVariant(document.array().toVariantList())
+                                                         : QVariant(document.object().toVariantMap()));
+    const QJSValue result = callback.call({QJSValue(status), reply});
+    if (result.isError())
+        qWarning("admin callback failed: %s", qPrintable(result.toString()));
 }
 
 void GatewayHost::setRequestLogLive(bool live)

@@ -14,9 +14,11 @@
 #include "models/RequestLogModel.h"
 #include "models/TraceModel.h"
 
+#include <QJSValue>
 #include <QObject>
 #include <QThread>
 #include <QTimer>
+#include <map>
 
 namespace sy::app {
 
@@ -76,6 +78,11 @@ public:
     // Loads `requestId`'s route trace into trace().
     Q_INVOKABLE void showTrace(const QString &requestId);
     Q_INVOKABLE void refreshRequestLog();
+    // The editors' way to change anything: one admin API call (docs/admin-api.md), in-process.
+    // `body`: a JS object or array (sent as JSON), a string (sent as is: YAML for PUT /admin/config)
+    // or undefined. `callback(status, reply)` runs later on the UI thread; `reply` is the parsed
+    // JSON answer (errors: {error: {message, param}}), or the text when it is not JSON (YAML export).
+    Q_INVOKABLE void admin(const QString &method, const QString &target, const QJSValue &body, const QJSValue &callback);
 
     bool listening() const { return m_listening; }
     QString url() const { return m_url; }
@@ -134,6 +141,7 @@ private:
     void onLogPage(const sy::app::LogPage &page);
     void onTrace(const sy::app::TraceResult &trace);
     void onActionFailed(const QString &message);
+    void onAdminReplied(quint64 tag, int status, const QByteArray &body);
 
     QThread m_thread;
     GatewayWorker *m_worker = nullptr;
@@ -153,6 +161,8 @@ private:
     QTimer m_logTimer;
     quint64 m_logGeneration = 0;
     QByteArray m_traceWanted;
+    quint64 m_adminTag = 0;
+    std::map<quint64, QJSValue> m_adminCallbacks;
 };
 
 } // namespace sy::app

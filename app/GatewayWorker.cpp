@@ -1,5 +1,7 @@
 #include "GatewayWorker.h"
 
+#include "service/AdminApi.h"
+
 #include "config/ConfigLoader.h"
 #include "demo/DemoWorkspace.h"
 #include "demo/TrafficGenerator.h"
@@ -148,6 +150,18 @@ void GatewayWorker::fetchTrace(const QByteArray &requestId)
 {
     if (m_gateway)
         emit traceReady({requestId, m_gateway->requestLog().find(requestId)});
+}
+
+void GatewayWorker::adminCall(quint64 tag, const QByteArray &method, const QByteArray &target, const QByteArray &body)
+{
+    if (!m_gateway || !m_gateway->admin()) {
+        emit adminReplied(tag, 503, R"({"error":{"message":"The gateway is not running.","type":"server_error","param":null,"code":null}})");
+        return;
+    }
+    m_gateway->admin()->invoke(method, target, body, [this, tag](int status, const QByteArray &reply) {
+        emit adminReplied(tag, status, reply);
+    });
+    publish();   // an edit shows in the dashboard at once, not at the next tick
 }
 
 QStringList GatewayWorker::allModels() const

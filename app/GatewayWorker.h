@@ -46,6 +46,8 @@ public:
     void setTraffic(bool running, double requestsPerSecond, double streamShare, const QStringList &models);
     void queryLog(const sy::service::RequestFilter &filter, quint64 generation);
     void fetchTrace(const QByteArray &requestId);
+    // One admin API call (docs/admin-api.md) made in-process; answers with adminReplied(tag, ...).
+    void adminCall(quint64 tag, const QByteArray &method, const QByteArray &target, const QByteArray &body);
 
 signals:
     void started(const QString &url, const QString &demoKey);
@@ -54,6 +56,7 @@ signals:
     void logPageReady(const sy::app::LogPage &page);
     void traceReady(const sy::app::TraceResult &trace);
     void actionFailed(const QString &message);
+    void adminReplied(quint64 tag, int status, const QByteArray &body);
 
 private:
     void publish();

@@ -46,13 +46,36 @@ bool AdminApi::authorized(const http::HttpRequest &request) const
 
 void AdminApi::dispatch(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    Call call{std::move(request), std::move(sink), {}};
-    call.path = QString::fromUtf8(call.request.path.mid(int(qstrlen("/admin/")))).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    Call call{std::move(request), std::move(sink), {}, {}};
     if (!call.request.peer.isLoopback())
         return call.fail(403, QStringLiteral("The admin API answers loopback clients only."));
     if (!authorized(call.request))
         return call.fail(401, m_tokenSha256.isEmpty() ? QStringLiteral("The admin API is disabled: no admin token is configured.")
                                                       : QStringLiteral("Admin token missing or wrong: send 'Authorization: Bearer <admin token>'."));
+    route(call);
+}
+
+void AdminApi::invoke(const QByteArray &method, const QByteArray &target, const QByteArray &body, InProcessAnswer answer)
+{
+    const qsizetype question = target.indexOf('?');
+    http::HttpRequest request;
+    request.method = method.toUpper();
+    request.path = QByteArray::fromPercentEncoding(question < 0 ? target : target.left(question));
+    if (question >= 0)
+        request.query = QUrlQuery(QString::fromUtf8(target.mid(question + 1)));
+    request.body = body;
+    request.peer = QHostAddress(QHostAddress::LocalHost);
+    Call call{std::move(request), nullptr, {}, std::move(answer)};
+    if (!call.request.path.startsWith("/admin/"))
+        return call.notFound();
+    route(call);
+    if (call.answer)   // every route answers synchronously; never leave the caller waiting
+        call.fail(500, QStringLiteral("The admin route gave no answer."));
+}
+
+void AdminApi::route(Call &call)
+{
+    call.path = QString::fromUtf8(call.request.path.mid(int(qstrlen("/admin/")))).split(QLatin1Char('/'), Qt::SkipEmptyParts);
     if (call.path.isEmpty())
         return call.notFound();
     const QString &section = call.path.first();

@@ -13,6 +13,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -29,9 +30,18 @@ public:
 
     void registerRoutes(http::HttpFront &front);
 
+    // The same API called in-process by the desktop app's editors: `method` and `target` as in
+    // an HTTP request ("PATCH", "/admin/keys/ide?x=1"), `body` JSON (or YAML for PUT /admin/config).
+    // Trusted: no token or peer check. `answer` runs exactly once, with the status and the JSON
+    // body an HTTP client would get; synchronously for every route except the event stream,
+    // which is refused (400): it needs a connection.
+    using InProcessAnswer = std::function<void(int status, const QByteArray &body)>;
+    void invoke(const QByteArray &method, const QByteArray &target, const QByteArray &body, InProcessAnswer answer);
+
 private:
     struct Call;
     void dispatch(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void route(Call &call);
     bool authorized(const http::HttpRequest &request) const;
 
     // Configuration (AdminConfigRoutes.cpp).

@@ -12,8 +12,9 @@ namespace sy::service {
 
 struct AdminApi::Call {
     http::HttpRequest request;
-    std::shared_ptr<http::ResponseSink> sink;
+    std::shared_ptr<http::ResponseSink> sink;  // null for an in-process call (AdminApi::invoke)
     QStringList path;                      // "/admin/channels/x" -> ["channels", "x"]
+    InProcessAnswer answer;                // set for an in-process call
 
     const QByteArray &method() const { return request.method; }
 
@@ -35,18 +36,20 @@ struct AdminApi::Call {
     {
         const QByteArray body = value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
                                                 : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
-        sink->respond(status, {{"Content-Type", "application/json"}}, body);
+        replyRaw(status, "application/json", body);
     }
 
     void replyRaw(int status, const QByteArray &contentType, const QByteArray &body)
     {
-        sink->respond(status, {{"Content-Type", contentType}}, body);
+        if (sink)
+            sink->respond(status, {{"Content-Type", contentType}}, body);
+        else if (answer)
+            std::exchange(answer, nullptr)(status, body);
     }
 
     void fail(int status, const QString &message, const QString &field = {})
     {
-        sink->respond(status, {{"Content-Type", "application/json"}},
-                      api::openai::errorBody(status, message, {}, field));
+        replyRaw(status, "application/json", api::openai::errorBody(status, message, {}, field));
     }
 
     void notFound() { fail(404, QStringLiteral("Unknown admin route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))); }

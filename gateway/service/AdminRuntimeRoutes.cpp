@@ -195,6 +195,8 @@ void AdminApi::handleEvents(Call &call)
     if (call.method() != "GET")
         return call.methodNotAllowed();
     // A live SSE stream: one `request` event per finished request, until the client leaves.
+    if (!call.sink)
+        return call.fail(400, QStringLiteral("The event stream needs an HTTP connection: GET /admin/events."));
     std::shared_ptr<http::ResponseSink> sink = call.sink;
     sink->begin(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}});
     sink->write(": switchyard request events\n\n");

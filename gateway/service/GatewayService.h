@@ -21,6 +21,8 @@
 
 namespace sy::service {
 
+class AdminApi;
+
 struct GatewayCounters {
     quint64 requests = 0;      // every request that reached a /v1 handler
     quint64 succeeded = 0;     // answered 2xx
@@ -58,6 +60,8 @@ public:
     // The admin token generated at start when the configuration has none (shown once by the
     // program that started the gateway); empty when the configuration sets one.
     QByteArray generatedAdminToken() const { return m_generatedAdminToken; }
+    // The admin API (in-process calls from the desktop app); null until start() succeeded.
+    AdminApi *admin() const { return m_admin.get(); }
     const GatewayCounters &counters() const { return m_counters; }
     RequestLog &requestLog() { return *m_log; }
     // The failure lab's outages (dashboard, admin API). Gateway thread.
@@ -107,7 +111,7 @@ private:
     std::unique_ptr<RequestLog> m_log;
     std::unique_ptr<OutageInjector> m_injector;
     std::unique_ptr<AdmissionGate> m_admission;
-    std::unique_ptr<class AdminApi> m_admin;
+    std::unique_ptr<AdminApi> m_admin;
     QByteArray m_generatedAdminToken;
     storage::Store *m_store = nullptr;
     quint64 m_admissionTokens = 0;

@@ -3,6 +3,7 @@
 // edits applied at once while requests in flight keep the configuration they started with.
 #include "AdminFixture.h"
 #include "CredentialRoutedUpstream.h"
+#include "service/AdminApi.h"
 
 namespace sy::system_test {
 namespace {
@@ -241,6 +242,39 @@ TEST_F(AdminConfigApiTest, RequestInFlightKeepsItsConfigurationWhileANewOneSeesT
     const double oldCost = oldRecord.value("cost").toDouble();
     EXPECT_GT(oldCost, 0);
     EXPECT_NEAR(newRecord.value("cost").toDouble(), 10 * oldCost, oldCost / 100);
+}
+
+TEST_F(AdminConfigApiTest, InProcessCallsAnswerLikeHttpWithoutToken)
+{
+    // The desktop app's editors call the same routes in-process: same validation, same answers.
+    startGateway(adminConfig());
+    service::AdminApi *api = gateway->admin();
+    ASSERT_NE(api, nullptr);
+    auto invoke = [api](const char *method, const char *target, const QByteArray &body) {
+        std::vector<std::pair<int, QByteArray>> answers;
+        api->invoke(method, target, body, [&answers](int status, const QByteArray &reply) { answers.emplace_back(status, reply); });
+        EXPECT_EQ(answers.size(), 1u) << method << ' ' << target;   // exactly once, synchronously
+        return answers.empty() ? std::pair<int, QByteArray>{0, {}} : answers.front();
+    };
+
+    const auto created = invoke("POST", "/admin/keys", R"({"name":"editor","rpm":30})");
+    ASSERT_EQ(created.first, 201) << created.second.constData();
+    EXPECT_TRUE(QJsonDocument::fromJson(created.second).object().value("secret").toString().startsWith("sk-sy-"));
+    EXPECT_EQ(adminObject("/admin/keys/editor").value("rpm").toInt(), 30);
+
+    const auto refused = invoke("PATCH", "/admin/keys/editor", R"({"rpm":-1})");
+    EXPECT_EQ(refused.first, 400);
+    EXPECT_EQ(QJsonDocument::fromJson(refused.second).object().value("error").toObject().value("param").toString(), "keys[2].rpm")
+        << refused.second.constData();
+
+    const auto slashed = invoke("GET", "/admin/models/acme/chat-a", {});
+    EXPECT_EQ(slashed.first, 200) << slashed.second.constData();
+    const auto yaml = invoke("GET", "/admin/config?format=yaml", {});
+    EXPECT_EQ(yaml.first, 200);
+    EXPECT_TRUE(yaml.second.contains("channels:")) << yaml.second.constData();
+    EXPECT_EQ(invoke("GET", "/admin/events", {}).first, 400);
+    EXPECT_EQ(invoke("GET", "/admin/nothing", {}).first, 404);
+    EXPECT_EQ(invoke("GET", "/v1/models", {}).first, 404);
 }
 
 } // namespace
