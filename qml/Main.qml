@@ -1,5 +1,5 @@
-// The dashboard window: a header with the gateway's address and key, three pages (Overview,
-// Requests, Failure lab; Ctrl+1..3), wired to the gateway host's models and actions.
+// The dashboard window: a header with the gateway's address and key, four pages (Overview,
+// Requests, Failure lab, Configure; Ctrl+1..4), wired to the gateway host's models and actions.
 import QtQml
 import QtQuick
 import QtQuick.Controls
@@ -19,6 +19,7 @@ ApplicationWindow {
     Shortcut { sequence: "Ctrl+1"; onActivated: tabs.currentIndex = 0 }
     Shortcut { sequence: "Ctrl+2"; onActivated: tabs.currentIndex = 1 }
     Shortcut { sequence: "Ctrl+3"; onActivated: tabs.currentIndex = 2 }
+    Shortcut { sequence: "Ctrl+4"; onActivated: tabs.currentIndex = 3 }
 
     header: ToolBar {
         RowLayout {
@@ -33,6 +34,7 @@ ApplicationWindow {
                 TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
                 TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
                 TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Configure"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+4"; ToolTip.visible: hovered }
             }
             Item { Layout.fillWidth: true }
             ConnectionBar {
@@ -97,6 +99,11 @@ ApplicationWindow {
             onRestoreRequested: (outageId) => window.gateway.restoreOutage(outageId)
             onRestoreAllRequested: window.gateway.clearOutages()
             onTrafficRequested: (running, rate, streamShare, models) => window.gateway.setTraffic(running, rate, streamShare, models)
+        }
+
+        ConfigurePage {
+            objectName: "configurePage"
+            api: window.gateway
         }
     }
 
