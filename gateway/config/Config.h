@@ -80,6 +80,11 @@ struct Settings {
     int retryPauseMs = 200;
     int maxAttempts = 0;                // 0 = every candidate
     qint64 maxBodyBytes = 16 * 1024 * 1024;
+    // Request log retention (database and memory): 0 = no bound of that kind.
+    int logRetentionDays = 30;
+    int logRetentionCount = 100'000;
+    // Opt-in: keep each request's messages and the answer's text with its log record.
+    bool logMessageContent = false;
 };
 
 struct Config {

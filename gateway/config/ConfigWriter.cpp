@@ -190,6 +190,9 @@ Value documentValue(Builder &b, const Config &c, Secrets secrets)
     put(s, "retry_pause_ms", integer(c.settings.retryPauseMs));
     put(s, "max_attempts", integer(c.settings.maxAttempts));
     put(s, "max_body_bytes", integer(c.settings.maxBodyBytes));
+    put(s, "log_retention_days", integer(c.settings.logRetentionDays));
+    put(s, "log_retention_count", integer(c.settings.logRetentionCount));
+    put(s, "log_message_content", boolean(c.settings.logMessageContent));
     put(doc, "settings", std::move(s));
     Value channels = list(false), models = list(false), virtuals = list(false), keys = list(false);
     for (std::size_t i = 0; i < c.channels.size(); ++i)
@@ -354,7 +357,8 @@ auto fields(const Key &k)
 auto fields(const Settings &s)
 {
     return std::tie(s.firstChunkTimeoutS, s.keyLimitWaitS, s.capacityWaitS, s.retryPauseMs,
-                    s.maxAttempts, s.maxBodyBytes);
+                    s.maxAttempts, s.maxBodyBytes, s.logRetentionDays, s.logRetentionCount,
+                    s.logMessageContent);
 }
 auto fields(const Config &c)
 {

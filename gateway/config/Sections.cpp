@@ -61,7 +61,8 @@ void readSettings(Reader &reader, const YAML::Node &node, const QString &path, S
 {
     MapView map(reader, node, path,
                 {"first_chunk_timeout_s", "key_limit_wait_s", "capacity_wait_s", "retry_pause_ms",
-                 "max_attempts", "max_body_bytes"});
+                 "max_attempts", "max_body_bytes", "log_retention_days", "log_retention_count",
+                 "log_message_content"});
     if (!map.isMap())
         return;
     map.read("first_chunk_timeout_s", settings.firstChunkTimeoutS, Range::aboveUpTo(0, 3600));
@@ -70,6 +71,9 @@ void readSettings(Reader &reader, const YAML::Node &node, const QString &path, S
     map.read("retry_pause_ms", settings.retryPauseMs, Range::between(0, 60'000));
     map.read("max_attempts", settings.maxAttempts, Range::between(0, 1000));
     map.read("max_body_bytes", settings.maxBodyBytes, Range::aboveUpTo(0, 1024.0 * 1024 * 1024));
+    map.read("log_retention_days", settings.logRetentionDays, Range::between(0, 36'500));
+    map.read("log_retention_count", settings.logRetentionCount, Range::between(0, 1'000'000'000));
+    map.read("log_message_content", settings.logMessageContent);
 }
 
 std::optional<QDate> parseDate(const QString &text)

@@ -129,12 +129,29 @@ void AdminApi::handleRequests(Call &call)
     storage::Store *store = m_gateway.store();
     if (call.path.size() == 2) {
         const QByteArray id = call.path.at(1).toLatin1();
-        if (const std::optional<RequestRecord> record = log.find(id))
-            return call.reply(200, record->toJson());
+        // The record with its message contents, when they were logged (settings.log_message_content).
+        auto withContent = [](QJsonObject json, const std::optional<RequestContent> &content) {
+            if (content)
+                json.insert("content", content->toJson());
+            return json;
+        };
+        if (const std::optional<RequestRecord> record = log.find(id)) {
+            std::optional<RequestContent> content;
+            if (record->content)
+                content = *record->content;
+            else if (record->contentInStoreOnly && store)
+                if (const std::optional<storage::StoredRequest> stored = store->request(id))
+                    content = RequestContent::fromJsonBytes(stored->content);
+            return call.reply(200, withContent(record->toJson(), content));
+        }
         // Older than what memory keeps (or from an earlier run): the database has it.
         if (store) {
-            if (const std::optional<storage::StoredRequest> stored = store->request(id))
-                return call.replyRaw(200, "application/json", stored->json);
+            if (const std::optional<storage::StoredRequest> stored = store->request(id)) {
+                if (stored->content.isEmpty())
+                    return call.replyRaw(200, "application/json", stored->json);
+                return call.reply(200, withContent(QJsonDocument::fromJson(stored->json).object(),
+                                                   RequestContent::fromJsonBytes(stored->content)));
+            }
         }
         return call.fail(404, QStringLiteral("No request %1 in the log.").arg(call.path.at(1)));
     }

@@ -67,6 +67,10 @@ void ChatExchange::start()
     const QString sticky = m_state.sticky.channelFor(m_context.conversation);
     m_plan = planAttempts(*m_workspace, m_request, m_state, m_context.simulateFail, sticky);
     m_used.assign(m_plan.attempts.size(), false);
+    if (m_workspace->config().settings.logMessageContent) {
+        m_capture = std::make_unique<ContentCapture>();
+        m_capture->setRequest(m_request.body.value(QLatin1String("messages")));
+    }
     for (const auto &[model, reason] : std::as_const(m_request.incapableFallbacks))
         m_trace.add({QString(), model, QStringLiteral("skipped"), std::nullopt, reason});
     m_sink->onClientGone([this] { onClientGone(); });
@@ -159,6 +163,8 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     m_heldEvents.clear();
     m_usage = {};
     m_firstByteAt.reset();
+    if (m_capture)
+        m_capture->resetAnswer();  // what a failed attempt held back never reached the client
 
     upstream::UpstreamRequest request;
     request.url = (channel.baseUrl + QStringLiteral("/chat/completions")).toUtf8();
@@ -243,6 +249,8 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
         m_usage = *chunk.usage;
     if (chunk.data.isEmpty())
         return;
+    if (m_capture)
+        m_capture->addStreamChunk(chunk.data);
     QByteArray out;
     out.reserve(chunk.data.size() + 8);
     out += "data: ";
@@ -380,6 +388,8 @@ void ChatExchange::answerPlain()
         return attemptFailed(outcome, answer.problem);
     }
     m_usage = answer.usage;
+    if (m_capture)
+        m_capture->setPlainAnswer(answer.body);
     recordSuccess();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
@@ -543,6 +553,8 @@ void ChatExchange::done(int status, const QString &errorMessage)
         record.filtered.push_back({f.channelId, f.modelId, f.reason});
     for (const routing::Candidate &c : m_plan.selection.ordered)
         record.orderedChannels.append(c.modelId + QLatin1Char('@') + c.channel->id);
+    if (m_capture)
+        record.content = std::make_shared<const RequestContent>(m_capture->content());
     emit finished(record);
     deleteLater();
 }

@@ -17,6 +17,7 @@
 #include "service/ChatBodies.h"
 #include "service/ChatRequest.h"
 #include "service/OutageInjector.h"
+#include "service/RequestContent.h"
 #include "service/RequestRecord.h"
 #include "service/GatewayState.h"
 #include "service/Workspace.h"
@@ -128,6 +129,7 @@ private:
     std::vector<QByteArray> m_heldEvents;   // stream events before commit
     bool m_committed = false;
     Usage m_usage;
+    std::unique_ptr<ContentCapture> m_capture;   // only with settings.log_message_content
     // QBasicTimer, not QTimer: every request creates an exchange, and a QTimer is a QObject of
     // its own with a connection; these are two ids delivered to timerEvent(), single-shot.
     QBasicTimer m_firstChunkTimer;   // precise: a coarse timer may fire 5 % early

@@ -3,10 +3,22 @@
 #include "config/ConfigWriter.h"
 #include "service/GatewayService.h"
 
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcPersistence, "switchyard.persistence")
 
 namespace sy::service {
 
 namespace {
+
+bool holdsPlainCredentials(const config::Config &config)
+{
+    for (const config::Channel &channel : config.channels)
+        for (const QString &credential : channel.credentials)
+            if (!credential.startsWith(QLatin1String(kVaultReferencePrefix)))
+                return true;
+    return false;
+}
 
 storage::StoredLedgerEntry toStored(const billing::LedgerEntry &e)
 {
@@ -44,38 +56,63 @@ billing::LedgerEntry fromStored(const storage::StoredLedgerEntry &s)
 
 } // namespace
 
-std::variant<config::Config, QString> configurationFromStore(storage::Store &store, config::Config seed, bool *fromStore)
+std::variant<config::Config, QString> configurationFromStore(storage::Store &store, config::Config seed, bool *fromStore,
+                                                             storage::CredentialVault *vault)
 {
     if (fromStore)
         *fromStore = false;
+    CredentialVaulting vaulting(store, vault);
     if (const std::optional<QByteArray> stored = store.loadConfig()) {
         // Stored documents hold expanded values: no environment is applied to them.
         config::LoadResult loaded = config::loadConfigText(*stored, QStringLiteral("<database>"), QProcessEnvironment());
         if (!loaded.config)
             return QStringLiteral("the configuration stored in the database does not load: %1").arg(loaded.errors.front().toString());
+        config::Config config = std::move(*loaded.config);
+        for (const QString &missing : vaulting.resolve(config))
+            qCWarning(lcPersistence).noquote() << "credential not found in the OS keychain:" << missing
+                                               << "- enter it again (its channel fails until then)";
+        if (vault && holdsPlainCredentials(config)) {
+            // Moved into the vault: the stored document keeps references only.
+            const auto document = vaulting.document(config);
+            if (const QByteArray *json = std::get_if<QByteArray>(&document)) {
+                store.saveConfig(*json);
+                store.flush();
+            }
+        }
         if (fromStore)
             *fromStore = true;
-        return std::move(*loaded.config);
+        return config;
     }
     if (!store.stats().lastError.isEmpty())
         return QStringLiteral("the database cannot be read: %1").arg(store.stats().lastError);
-    const config::WriteResult written = config::writeConfigJson(seed, config::Secrets::Include);
-    if (!written.document)
-        return QStringLiteral("the configuration cannot be stored: %1: %2").arg(written.errors.front().field, written.errors.front().message);
-    store.saveConfig(*written.document);
+    const auto document = vaulting.document(seed);
+    if (const QString *error = std::get_if<QString>(&document))
+        return QStringLiteral("the configuration cannot be stored: %1").arg(*error);
+    store.saveConfig(std::get<QByteArray>(document));
     store.flush();
     return seed;
 }
 
-Persistence::Persistence(GatewayService &gateway, storage::Store &store, QObject *parent)
+Persistence::Persistence(GatewayService &gateway, storage::Store &store, storage::CredentialVault *vault, QObject *parent)
     : QObject(parent)
     , m_gateway(gateway)
     , m_store(store)
+    , m_vaulting(store, vault)
 {
     gateway.setStore(&store);
     connect(&gateway.requestLog(), &RequestLog::recorded, this, &Persistence::onRequestFinished);
     connect(&gateway, &GatewayService::configApplied, this, &Persistence::persistConfig);
     connect(&gateway, &GatewayService::ledgerChanged, this, &Persistence::persistNewLedgerEntries);
+    connect(&gateway, &GatewayService::configApplied, this, &Persistence::applyRetention);
+    applyRetention();
+    m_vaulting.adopt(gateway.workspace()->config());
+}
+
+void Persistence::applyRetention()
+{
+    const config::Settings &s = m_gateway.workspace()->config().settings;
+    m_store.setRetention(s.logRetentionDays, s.logRetentionCount);
+    m_gateway.requestLog().setRetention(s.logRetentionDays, s.logRetentionCount, m_gateway.clock().wallNow());
 }
 
 void Persistence::restoreLedger()
@@ -99,6 +136,8 @@ void Persistence::onRequestFinished(const RequestRecord &record)
     stored.status = record.status;
     stored.failedOver = record.failedOver();
     stored.json = record.toJsonBytes();
+    if (record.content)
+        stored.content = record.content->toJsonBytes();
     m_store.appendRequest(std::move(stored));
 }
 
@@ -112,9 +151,15 @@ void Persistence::persistNewLedgerEntries()
 
 void Persistence::persistConfig()
 {
-    const config::WriteResult written = config::writeConfigJson(m_gateway.workspace()->config(), config::Secrets::Include);
-    if (written.document)
-        m_store.saveConfig(*written.document);
+    const config::Config &config = m_gateway.workspace()->config();
+    const auto document = m_vaulting.document(config);
+    const QByteArray *json = std::get_if<QByteArray>(&document);
+    if (!json)
+        return;
+    m_store.saveConfig(*json);
+    // Entries of removed credentials go only once no committed document refers to them.
+    if (m_vaulting.hasVault() && m_store.flush())
+        m_vaulting.forgetUnused(config);
 }
 
 void Persistence::flush()

@@ -2,10 +2,14 @@
 // Persistence: keeps a Store in step with the gateway. At start it replays the stored ledger;
 // while running it hands every finished request, every new ledger entry and every applied
 // configuration to the store, whose own thread batches the writes (the request path never
-// waits on the disk).
+// waits on the disk). It applies the request log retention of the configuration (settings
+// log_retention_days / log_retention_count) to the store and to the in-memory log at
+// construction and after every applied configuration.
 //
 // Thread: the gateway thread. The store must outlive this object.
 #include "config/ConfigLoader.h"
+#include "service/CredentialVaulting.h"
+#include "storage/CredentialVault.h"
 #include "storage/Store.h"
 
 #include <QObject>
@@ -19,13 +23,22 @@ struct RequestRecord;
 // The configuration to run with: the stored one when the database has one (edits made in the
 // dashboard or the admin API live there), else `seed` (the configuration file), which is then
 // stored. Returns an error message when the stored document cannot be read or loaded.
+// With a `vault` (openCredentialVault()), provider credentials are kept there and the stored
+// document holds references (CredentialVaulting.h): references are resolved here, and
+// credentials a stored document still holds in plain text move into the vault. A reference that
+// cannot be resolved is logged and left in place (its channel fails upstream until the credential
+// is entered again). Without a vault, documents hold the credentials, as before.
 std::variant<config::Config, QString> configurationFromStore(storage::Store &store, config::Config seed,
-                                                             bool *fromStore = nullptr);
+                                                             bool *fromStore = nullptr,
+                                                             storage::CredentialVault *vault = nullptr);
 
 class Persistence : public QObject {
     Q_OBJECT
 public:
-    Persistence(GatewayService &gateway, storage::Store &store, QObject *parent = nullptr);
+    // `vault`: the same as given to configurationFromStore(), or null (credentials in the
+    // database file). The vault, like the store, must outlive this object.
+    Persistence(GatewayService &gateway, storage::Store &store, storage::CredentialVault *vault = nullptr,
+                QObject *parent = nullptr);
 
     // Replays the stored ledger into the gateway's. Call once, before the gateway serves.
     void restoreLedger();
@@ -36,9 +49,11 @@ private:
     void onRequestFinished(const RequestRecord &record);
     void persistNewLedgerEntries();
     void persistConfig();
+    void applyRetention();
 
     GatewayService &m_gateway;
     storage::Store &m_store;
+    CredentialVaulting m_vaulting;
     quint64 m_lastLedgerSequence = 0;
 };
 

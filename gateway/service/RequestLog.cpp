@@ -1,5 +1,7 @@
 #include "service/RequestLog.h"
 
+#include <algorithm>
+
 namespace sy::service {
 
 RequestLog::RequestLog(int capacity, QObject *parent)
@@ -8,11 +10,40 @@ RequestLog::RequestLog(int capacity, QObject *parent)
 {
 }
 
+void RequestLog::setRetention(int maxAgeDays, int maxCount, const QDateTime &nowUtc)
+{
+    m_maxAgeDays = std::max(0, maxAgeDays);
+    m_maxCount = std::max(0, maxCount);
+    trim(nowUtc, true);
+}
+
+void RequestLog::trim(const QDateTime &nowUtc, bool everyRecord)
+{
+    const int cap = m_maxCount > 0 ? std::min(m_capacity, m_maxCount) : m_capacity;
+    while (int(m_records.size()) > cap)
+        m_records.pop_back();
+    if (m_maxAgeDays <= 0 || !nowUtc.isValid())
+        return;
+    const QDateTime cutoff = nowUtc.addDays(-m_maxAgeDays);
+    auto expired = [&cutoff](const RequestRecord &r) { return r.at.isValid() && r.at < cutoff; };
+    // Records are in finishing order, only roughly by arrival: a bounds change looks at every
+    // one; a new request (the hot path) only drops expired records from the old end.
+    if (everyRecord)
+        std::erase_if(m_records, expired);
+    else
+        while (!m_records.empty() && expired(m_records.back()))
+            m_records.pop_back();
+}
+
 void RequestLog::add(RequestRecord record)
 {
+    const QDateTime arrived = record.at;
     m_records.push_front(std::move(record));
-    while (int(m_records.size()) > m_capacity)
-        m_records.pop_back();
+    trim(arrived, false);  // never drops the record just added: it is the newest and not older than itself
+    for (std::size_t i = kContentInMemory; i < m_records.size() && m_records[i].content; ++i) {
+        m_records[i].content.reset();
+        m_records[i].contentInStoreOnly = true;
+    }
     emit recorded(m_records.front());
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // RequestRecord: everything the request log keeps about one request (SPEC §10): who, what was
 // asked, who answered, per-phase timings, tokens, cost and the full route trace (every candidate
-// considered, every attempt made and why the gateway moved on). No secrets, no message contents.
+// considered, every attempt made and why the gateway moved on). No secrets; message contents only
+// when the configuration opts in (`content`, kept apart from the record's JSON).
 #include "service/AttemptTrace.h"
+#include "service/RequestContent.h"
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 namespace sy::service {
@@ -41,6 +44,11 @@ struct RequestRecord {
     QStringList orderNotes;        // how the candidate order was made
     std::vector<FilteredCandidate> filtered;
     QStringList orderedChannels;   // candidate channels in the order they were to be tried
+    // Message contents (settings.log_message_content); null when not logged. Not part of toJson()
+    // or toJsonBytes() (listings, events, the record column): the request detail adds it.
+    std::shared_ptr<const RequestContent> content;
+    // The in-memory log let go of `content` (it is in the database): RequestLog sets this.
+    bool contentInStoreOnly = false;
 
     bool failedOver() const;       // more than one attempt, or an attempt that was not ok
     QJsonObject toJson() const;

@@ -35,6 +35,8 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX request_log_status_at ON request_log(status, at)"),
              QStringLiteral("CREATE INDEX request_log_failed_over_at ON request_log(failed_over, at)"),
          }},
+        // 2: message contents of a request (settings.log_message_content); NULL when not logged.
+        {2, {QStringLiteral("ALTER TABLE request_log ADD COLUMN content TEXT")}},
     };
     return steps;
 }

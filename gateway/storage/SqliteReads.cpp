@@ -4,6 +4,7 @@
 
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QStringList>
 
 #include <algorithm>
@@ -13,6 +14,9 @@ namespace sy::storage {
 namespace {
 
 constexpr char kRequestColumns[] = "SELECT id, at, key_name, model, status, failed_over, record FROM request_log";
+// One request with its message contents (listings leave them out: they can be large).
+constexpr char kRequestWithContent[] =
+    "SELECT id, at, key_name, model, status, failed_over, record, content FROM request_log";
 
 StoredRequest requestFromRow(const QSqlQuery &query)
 {
@@ -24,6 +28,8 @@ StoredRequest requestFromRow(const QSqlQuery &query)
     request.status = query.value(4).toInt();
     request.failedOver = query.value(5).toInt() != 0;
     request.json = query.value(6).toString().toUtf8();
+    if (query.record().count() > 7 && !query.value(7).isNull())
+        request.content = query.value(7).toString().toUtf8();
     return request;
 }
 
@@ -133,7 +139,7 @@ ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, cons
 ReadResult<std::optional<StoredRequest>> readRequest(const QSqlDatabase &db, const QByteArray &id)
 {
     QSqlQuery query(db);
-    query.prepare(QString::fromLatin1(kRequestColumns) + QStringLiteral(" WHERE id = ?"));
+    query.prepare(QString::fromLatin1(kRequestWithContent) + QStringLiteral(" WHERE id = ?"));
     query.addBindValue(QString::fromUtf8(id));
     if (!query.exec())
         return query.lastError().text();

@@ -17,10 +17,12 @@
 // than this program is refused and never modified (it is only read through a read-only connection).
 #include "storage/Store.h"
 
+#include <QDateTime>
 #include <QString>
 #include <QThread>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <variant>
 
@@ -33,6 +35,9 @@ struct SqliteStoreOptions {
     int batchSize = 500;                              // this many queued items commit at once
     std::chrono::milliseconds retentionInterval{60'000};  // retention runs at most this often
     std::chrono::milliseconds busyTimeout{5'000};  // how long a statement waits for another writer
+    // Wall-clock time (UTC) that retention by age measures from; empty = the system clock. Called
+    // on the storage thread.
+    std::function<QDateTime()> wallClock;
 };
 
 class SqliteStore final : public Store {

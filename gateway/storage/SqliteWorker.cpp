@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 
 #include <atomic>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcStorage, "switchyard.storage")
 
@@ -154,6 +155,8 @@ void SqliteWorker::enqueue(WriteOp op)
 void SqliteWorker::setRetention(RetentionPolicy policy)
 {
     std::lock_guard lock(m_mutex);
+    if (policy.maxAgeDays != m_retention.maxAgeDays || policy.maxCount != m_retention.maxCount)
+        m_retentionChanged = true;
     m_retention = policy;
 }
 
@@ -213,7 +216,12 @@ void SqliteWorker::onTimer()
 void SqliteWorker::maybeApplyRetention()
 {
     const auto now = std::chrono::steady_clock::now();
-    if (m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
+    bool changed = false;
+    {
+        std::lock_guard lock(m_mutex);
+        changed = std::exchange(m_retentionChanged, false);
+    }
+    if (!changed && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
         return;
     m_lastRetention = now;
     applyRetentionNow();
@@ -228,7 +236,8 @@ int SqliteWorker::applyRetentionNow()
     }
     if (!m_db.isOpen())
         return 0;
-    const auto result = trimRequestLog(m_db, policy, QDateTime::currentDateTimeUtc());
+    const QDateTime nowUtc = m_options.wallClock ? m_options.wallClock().toUTC() : QDateTime::currentDateTimeUtc();
+    const auto result = trimRequestLog(m_db, policy, nowUtc);
     if (const QString *error = std::get_if<QString>(&result)) {
         recordError(*error);
         return 0;

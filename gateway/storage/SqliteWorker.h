@@ -75,6 +75,7 @@ private:
     bool m_wakePosted = false;
     StoreStats m_stats;
     RetentionPolicy m_retention;
+    bool m_retentionChanged = false;  // apply at the next tick, whatever the interval
 
     // Storage thread only.
     QSqlDatabase m_db;

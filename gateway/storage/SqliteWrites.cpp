@@ -45,8 +45,8 @@ constexpr char kInsertLedger[] =
     "INSERT OR IGNORE INTO ledger(sequence, at, kind, request_id, key_name, model_id, channel_id,"
     " prompt_tokens, completion_tokens, amount_nanos, note) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 constexpr char kInsertRequest[] =
-    "INSERT OR REPLACE INTO request_log(id, at, key_name, model, status, failed_over, record)"
-    " VALUES(?, ?, ?, ?, ?, ?, ?)";
+    "INSERT OR REPLACE INTO request_log(id, at, key_name, model, status, failed_over, record, content)"
+    " VALUES(?, ?, ?, ?, ?, ?, ?, ?)";
 constexpr char kSaveConfig[] = "INSERT OR REPLACE INTO config(id, document, updated_at) VALUES(1, ?, ?)";
 constexpr char kSetMeta[] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)";
 
@@ -96,7 +96,8 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
                     break;
                 ok = bindAndExec(*query, {QString::fromUtf8(request->id), toStoredTime(request->at),
                                           request->keyName, request->model, request->status,
-                                          int(request->failedOver), QString::fromUtf8(request->json)});
+                                          int(request->failedOver), QString::fromUtf8(request->json),
+                                          nullIfEmpty(QString::fromUtf8(request->content))});
             } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {
                 if (!(query = statements.get(2, kSaveConfig)))
                     break;

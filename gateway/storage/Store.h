@@ -48,7 +48,8 @@ public:
 
     // --- Retention of the request log (the ledger and the configuration are never trimmed).
     // Keeps requests younger than `maxAgeDays` days and at most the `maxCount` newest;
-    // 0 (or less) turns a bound off. Applied by the store periodically.
+    // 0 (or less) turns a bound off. Applied by the store periodically, and on its next flush
+    // after the bounds changed. Returns at once.
     virtual void setRetention(int maxAgeDays, int maxCount) = 0;
     // Applies the retention bounds now; blocks; returns the number of requests deleted.
     virtual int applyRetention() = 0;

@@ -46,6 +46,9 @@ struct StoredRequest {
     int status = 0;             // HTTP status sent
     bool failedOver = false;
     QByteArray json;            // the full record as JSON (UTF-8)
+    // The request's message contents as JSON (UTF-8), only when content logging is on; empty =
+    // none. Stored in its own column: returned by request(id), left empty by queryRequests().
+    QByteArray content;
 
     friend bool operator==(const StoredRequest &, const StoredRequest &) = default;
 };

@@ -32,6 +32,10 @@ void GatewayProcess::launch(const QString &configPath, const QString &databasePa
     m_stdout.clear();
     m_stderr.clear();
     m_port = 0;
+    // Credentials stay in the test's database: never in the keychain of whoever runs the tests.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SWITCHYARD_CREDENTIALS"), QStringLiteral("database"));
+    m_process.setProcessEnvironment(env);
     m_process.start(programPath(), {QStringLiteral("--config"), configPath, QStringLiteral("--database"), databasePath,
                                     QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
 }

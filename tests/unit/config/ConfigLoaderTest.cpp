@@ -135,6 +135,9 @@ void expectSpecExample(const Config &c)
     EXPECT_EQ(c.settings.retryPauseMs, 200);
     EXPECT_EQ(c.settings.maxAttempts, 0);
     EXPECT_EQ(c.settings.maxBodyBytes, 16 * 1024 * 1024);
+    EXPECT_EQ(c.settings.logRetentionDays, 30);
+    EXPECT_EQ(c.settings.logRetentionCount, 100000);
+    EXPECT_FALSE(c.settings.logMessageContent);
 
     ASSERT_EQ(c.channels.size(), 1u);
     const Channel &ch = c.channels[0];
@@ -272,7 +275,8 @@ TEST(ConfigLoaderTest, NonDefaultValuesAreRead)
 balance: -3.5
 default_model: team/x
 settings: {first_chunk_timeout_s: 5, key_limit_wait_s: 0, capacity_wait_s: 1, retry_pause_ms: 50,
-           max_attempts: 3, max_body_bytes: 1048576}
+           max_attempts: 3, max_body_bytes: 1048576, log_retention_days: 0, log_retention_count: 250,
+           log_message_content: true}
 models:
   - {id: embed, capabilities: [embeddings], free: true, rpm_per_key: 7}
 virtual_models:
@@ -297,6 +301,9 @@ keys:
     EXPECT_EQ(c.settings.retryPauseMs, 50);
     EXPECT_EQ(c.settings.maxAttempts, 3);
     EXPECT_EQ(c.settings.maxBodyBytes, 1048576);
+    EXPECT_EQ(c.settings.logRetentionDays, 0);
+    EXPECT_EQ(c.settings.logRetentionCount, 250);
+    EXPECT_TRUE(c.settings.logMessageContent);
     ASSERT_EQ(c.channels.size(), 1u);
     EXPECT_EQ(c.channels[0].format, "anthropic");
     EXPECT_FALSE(c.channels[0].enabled);

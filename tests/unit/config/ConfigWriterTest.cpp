@@ -182,6 +182,21 @@ TEST(ConfigWriter, OptionalFieldsAbsentStayAbsent)
     expectRoundTrip(c);
 }
 
+TEST(ConfigWriter, LogSettingsRoundTrip)
+{
+    Config c = minimal();
+    c.settings.logRetentionDays = 0;
+    c.settings.logRetentionCount = 7;
+    c.settings.logMessageContent = true;
+    for (const QByteArray &doc : {yaml(c), json(c)}) {
+        const Config back = load(doc);
+        EXPECT_EQ(back.settings.logRetentionDays, 0) << doc.toStdString();
+        EXPECT_EQ(back.settings.logRetentionCount, 7) << doc.toStdString();
+        EXPECT_TRUE(back.settings.logMessageContent) << doc.toStdString();
+    }
+    expectRoundTrip(c);
+}
+
 TEST(ConfigWriter, YamlLayoutFollowsTheSpec)
 {
     Config c = minimal();
@@ -197,6 +212,9 @@ settings:
   retry_pause_ms: 200
   max_attempts: 0
   max_body_bytes: 16777216
+  log_retention_days: 30
+  log_retention_count: 100000
+  log_message_content: false
 channels:
   - id: local
     provider: ollama
@@ -346,6 +364,15 @@ TEST(ConfigWriter, EqualitySeesEveryChange)
     EXPECT_FALSE(c == base);
     c = base;
     c.settings.maxBodyBytes += 1;
+    EXPECT_TRUE(c != base);
+    c = base;
+    c.settings.logRetentionDays += 1;
+    EXPECT_TRUE(c != base);
+    c = base;
+    c.settings.logRetentionCount += 1;
+    EXPECT_TRUE(c != base);
+    c = base;
+    c.settings.logMessageContent = !c.settings.logMessageContent;
     EXPECT_TRUE(c != base);
 }
 

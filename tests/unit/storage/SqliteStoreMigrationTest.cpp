@@ -93,7 +93,7 @@ TEST(SqliteStoreMigrationTest, OnlyPendingStepsAreApplied)
     QTemporaryDir dir;
     RawDatabase raw(dir.filePath(QStringLiteral("steps.db")), false);
     QSqlDatabase db = raw.database();
-    ASSERT_EQ(migrate(db, schemaMigrations()), std::nullopt);
+    ASSERT_EQ(migrate(db, {schemaMigrations().front()}), std::nullopt);
     EXPECT_EQ(versionOf(raw), 1);
     raw.exec(QStringLiteral("INSERT INTO meta VALUES('opening_balance_nanos', '7')"));
 
@@ -127,12 +127,14 @@ TEST(SqliteStoreMigrationTest, NewerDatabaseIsRefusedByTheMigration)
     QTemporaryDir dir;
     RawDatabase raw(dir.filePath(QStringLiteral("newer.db")), false);
     QSqlDatabase db = raw.database();
-    ASSERT_EQ(migrate(db, kTwoSteps), std::nullopt);
+    std::vector<Migration> newer = schemaMigrations();
+    newer.push_back({kSchemaVersion + 1, kTwoSteps.back().statements});
+    ASSERT_EQ(migrate(db, newer), std::nullopt);
 
     const auto error = migrate(db, schemaMigrations());
     ASSERT_TRUE(error);
     EXPECT_TRUE(error->contains(QStringLiteral("newer"))) << error->toStdString();
-    EXPECT_EQ(versionOf(raw), 2);
+    EXPECT_EQ(versionOf(raw), kSchemaVersion + 1);
     EXPECT_EQ(raw.count(QStringLiteral("channels")), 1);
 }
 

@@ -77,6 +77,61 @@ TEST_F(SqliteStoreRetentionTest, NoBoundsKeepEverything)
     EXPECT_EQ(loggedIds(*m_store).size(), 1);
 }
 
+// The age bound measured from an injected wall clock: exactly `days` old is kept, a millisecond
+// more is not; moving the clock on makes the next application drop more.
+TEST(SqliteStoreRetentionClockTest, AgeBoundIsExactAgainstAFakeWallClock)
+{
+    QTemporaryDir dir;
+    auto now = std::make_shared<QDateTime>(baseTime());
+    SqliteStoreOptions options{1h, 500, 1h};
+    options.wallClock = [now] { return *now; };
+    auto store = openStore(dir.filePath(QStringLiteral("switchyard.db")), options);
+    ASSERT_TRUE(store);
+    store->appendRequest(request("at-limit", baseTime().addDays(-3)));
+    store->appendRequest(request("just-over", baseTime().addDays(-3).addMSecs(-1)));
+    store->appendRequest(request("day-old", baseTime().addDays(-1)));
+    store->appendRequest(request("now", baseTime()));
+    store->setRetention(3, 0);
+
+    EXPECT_EQ(store->applyRetention(), 1);
+    EXPECT_EQ(loggedIds(*store), (QList<QByteArray>{"now", "day-old", "at-limit"}));
+
+    *now = baseTime().addDays(2).addSecs(1);  // "day-old" is now 3 days and 1 s old
+    EXPECT_EQ(store->applyRetention(), 2);
+    EXPECT_EQ(loggedIds(*store), (QList<QByteArray>{"now"}));
+}
+
+TEST(SqliteStoreRetentionClockTest, CountBoundBreaksTiesById)
+{
+    QTemporaryDir dir;
+    auto store = openStore(dir.filePath(QStringLiteral("switchyard.db")), SqliteStoreOptions{1h, 500, 1h});
+    ASSERT_TRUE(store);
+    for (const QByteArray id : {"a", "b", "c"})
+        store->appendRequest(request(id, baseTime()));
+    store->setRetention(0, 2);
+    EXPECT_EQ(store->applyRetention(), 1);
+    EXPECT_EQ(loggedIds(*store), (QList<QByteArray>{"c", "b"}));
+}
+
+// A change of the bounds is applied at the store's next flush tick, not after the (here one hour)
+// retention interval.
+TEST(SqliteStorePeriodicRetentionTest, ChangedBoundsApplyAtTheNextTick)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto store = openStore(path, SqliteStoreOptions{20ms, 500, 1h});
+    ASSERT_TRUE(store);
+    for (int i = 0; i < 6; ++i)
+        store->appendRequest(request("r" + QByteArray::number(i), baseTime().addSecs(i)));
+    RawDatabase raw(path);
+    // A tick committed the appends and ran the (unbounded) retention: the hour has started.
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->stats().transactions >= 1; }, 5s));
+    store->setRetention(0, 2);
+    EXPECT_TRUE(sy::test::waitUntil([&] { return raw.count(QStringLiteral("request_log")) == 2; }, 5s))
+        << raw.count(QStringLiteral("request_log"));
+    EXPECT_EQ(store->stats().retentionDeleted, 4u);
+}
+
 TEST(SqliteStorePeriodicRetentionTest, StorageThreadAppliesRetentionAfterFlushes)
 {
     QTemporaryDir dir;

@@ -1,6 +1,7 @@
 // What goes into each table comes back unchanged: ledger entries, requests (and every filter of
 // the request log), the configuration document and meta values; a reopened file shows it all.
 #include "StorageTestSupport.h"
+#include "storage/Schema.h"
 
 #include <QTemporaryDir>
 
@@ -103,7 +104,7 @@ TEST_F(SqliteStoreRoundTripTest, MetaValuesRoundTripAndTheSchemaVersionIsReserve
 
     EXPECT_EQ(m_store->meta(QString::fromLatin1(kMetaOpeningBalanceNanos)), QStringLiteral("25000000000"));
     EXPECT_EQ(m_store->meta(QString::fromLatin1(kMetaAdminTokenSha256)), QStringLiteral("cd34"));
-    EXPECT_EQ(m_store->meta(QString::fromLatin1(kMetaSchemaVersion)), QStringLiteral("1"));
+    EXPECT_EQ(m_store->meta(QString::fromLatin1(kMetaSchemaVersion)), QString::number(kSchemaVersion));
     EXPECT_EQ(m_store->stats().rejectedWrites, 1u);
 }
 

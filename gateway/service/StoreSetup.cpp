@@ -1,0 +1,134 @@
+#include "service/StoreSetup.h"
+
+#include "service/CredentialVaulting.h"
+#include "service/GatewayService.h"
+#include "service/Persistence.h"
+#include "storage/SqliteStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace sy::service {
+
+namespace {
+
+// Where the demo simulator listened last time (meta value of a demo database).
+const QString kSimulatorUrlMeta = QStringLiteral("demo_simulator_url");
+
+QString refusal(const QString &path, const QString &reason)
+{
+    const QString hint = reason.contains(QLatin1String("newer"))
+        ? QStringLiteral("Use the newer Switchyard that wrote it, or start with --database FILE to use another file.")
+        : QStringLiteral("Move the file away (or restore a backup), or start with --database FILE to use another file.");
+    const QString file = QDir::toNativeSeparators(path);
+    // Most reasons name the file already; it is named once either way.
+    const QString what = reason.contains(path) ? QStringLiteral("Cannot use the database: %1").arg(reason)
+                                               : QStringLiteral("Cannot use the database %1: %2").arg(file, reason);
+    return QStringLiteral("%1\n%2").arg(what, hint);
+}
+
+} // namespace
+
+QString chooseDatabasePath(const QString &explicitPath, const QString &configured, const QString &defaultName)
+{
+    if (!explicitPath.isEmpty())
+        return explicitPath;
+    if (!configured.isEmpty())
+        return configured;
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QLatin1Char('/') + defaultName;
+}
+
+int rebaseChannels(config::Config &config, const QString &from, const QString &to)
+{
+    if (from.isEmpty() || from == to)
+        return 0;
+    int moved = 0;
+    for (config::Channel &channel : config.channels) {
+        // Whole authority only: http://127.0.0.1:4000 must not match http://127.0.0.1:40001.
+        if (channel.baseUrl == from || channel.baseUrl.startsWith(from + QLatin1Char('/'))) {
+            channel.baseUrl = to + channel.baseUrl.mid(from.size());
+            ++moved;
+        }
+    }
+    return moved;
+}
+
+QString removeDatabaseFiles(const QString &path)
+{
+    for (const QString &file : {path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}) {
+        QFile f(file);
+        if (f.exists() && !f.remove())
+            return QStringLiteral("Cannot delete %1: %2").arg(QDir::toNativeSeparators(file), f.errorString());
+    }
+    return {};
+}
+
+std::variant<std::unique_ptr<StoreSetup>, QString> StoreSetup::open(const StoreChoice &choice, config::Config seed)
+{
+    const QString &path = choice.path;
+    if (path.startsWith(QLatin1String("postgres:")) || path.startsWith(QLatin1String("postgresql:"))) {
+        // The address is not echoed: it may carry a password.
+        return QStringLiteral("PostgreSQL is not supported yet; use a SQLite file path for `database` in the "
+                              "configuration (or start with --database FILE).");
+    }
+    if (path.isEmpty())
+        return QStringLiteral("No database file given; use a SQLite file path for `database` (or --database FILE).");
+
+    auto opened = storage::SqliteStore::open(path);
+    if (auto *message = std::get_if<QString>(&opened))
+        return refusal(path, *message);
+
+    std::unique_ptr<StoreSetup> setup(new StoreSetup);
+    setup->m_path = path;
+    setup->m_store = std::get<std::unique_ptr<storage::SqliteStore>>(std::move(opened));
+    setup->m_simulatorUrl = choice.simulatorUrl;
+    if (choice.simulatorUrl.isEmpty())
+        setup->m_vault = openCredentialVault();
+    auto chosen = configurationFromStore(*setup->m_store, std::move(seed), &setup->m_fromStore, setup->m_vault.get());
+    if (auto *message = std::get_if<QString>(&chosen))
+        return refusal(path, *message);
+    setup->m_config = std::get<config::Config>(std::move(chosen));
+    if (!choice.simulatorUrl.isEmpty() && setup->m_fromStore) {
+        const QString previous = setup->m_store->meta(kSimulatorUrlMeta).value_or(QString());
+        setup->m_rebased = rebaseChannels(setup->m_config, previous, choice.simulatorUrl);
+    }
+    return setup;
+}
+
+StoreSetup::~StoreSetup()
+{
+    // The gateway may be gone already: only the store's own queue is committed here.
+    m_persistence.reset();
+    if (m_store)
+        m_store->flush();
+}
+
+storage::Store &StoreSetup::store()
+{
+    return *m_store;
+}
+
+void StoreSetup::attach(GatewayService &gateway)
+{
+    m_persistence = std::make_unique<Persistence>(gateway, *m_store, m_vault.get());
+    m_persistence->restoreLedger();
+    if (m_rebased > 0)
+        emit gateway.configApplied();   // persistence stores the rebased channels as an edit
+    // After the configuration: a crash in between leaves the old address, so the next start
+    // still finds the channels to move.
+    if (!m_simulatorUrl.isEmpty())
+        m_store->setMeta(kSimulatorUrlMeta, m_simulatorUrl);
+    flush();
+}
+
+void StoreSetup::flush()
+{
+    if (m_persistence)
+        m_persistence->flush();
+    else if (m_store)
+        m_store->flush();
+}
+
+} // namespace sy::service
