@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cstdio>
 
 namespace sy::app {
 
@@ -31,7 +32,7 @@ GatewayHost::~GatewayHost()
     }
 }
 
-void GatewayHost::start(const QString &configPath, int port)
+void GatewayHost::start(const GatewayStartOptions &options)
 {
     Q_ASSERT(!m_worker);
     m_worker = new GatewayWorker;
@@ -44,8 +45,7 @@ void GatewayHost::start(const QString &configPath, int port)
     connect(m_worker, &GatewayWorker::actionFailed, this, &GatewayHost::onActionFailed, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::adminReplied, this, &GatewayHost::onAdminReplied, Qt::QueuedConnection);
     m_thread.start();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, configPath, port] { w->start(configPath, port); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, options] { w->start(options); }, Qt::QueuedConnection);
 }
 
 void GatewayHost::setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds)
@@ -164,6 +164,7 @@ void GatewayHost::onStarted(const QString &url, const QString &demoKey)
 
 void GatewayHost::onFailed(const QString &error)
 {
+    std::fprintf(stderr, "switchyard: %s\n", qPrintable(error));
     m_listening = false;
     m_error = error;
     emit statusChanged();

@@ -6,6 +6,7 @@
 //
 // Thread: construct, start() and use on the UI thread.
 #include "DashboardFrame.h"
+#include "GatewayWorker.h"
 #include "models/ChannelHistoryModel.h"
 #include "models/ChannelTilesModel.h"
 #include "models/CounterRate.h"
@@ -21,8 +22,6 @@
 #include <map>
 
 namespace sy::app {
-
-class GatewayWorker;
 
 class GatewayHost : public QObject {
     Q_OBJECT
@@ -60,14 +59,13 @@ class GatewayHost : public QObject {
     Q_PROPERTY(sy::app::RequestLogModel *requestLog READ requestLog CONSTANT)
     Q_PROPERTY(sy::app::TraceModel *trace READ trace CONSTANT)
 public:
-    static constexpr int kConfiguredPort = -1;
-
     explicit GatewayHost(QObject *parent = nullptr);
     ~GatewayHost() override;
 
-    // Starts the worker thread and the gateway on it: the demo workspace when `configPath` is
-    // empty, else that file. `port`: < 0 the configured port, 0 any free port.
-    void start(const QString &configPath, int port);
+    // Starts the worker thread and the gateway on it (see GatewayStartOptions). When it cannot
+    // start, error() says what failed, the file or port, and what to do; it is printed on stderr
+    // too.
+    void start(const GatewayStartOptions &options);
 
     // Failure lab (see GatewayWorker::setOutage for the names).
     Q_INVOKABLE void setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds);
@@ -87,6 +85,7 @@ public:
     bool listening() const { return m_listening; }
     QString url() const { return m_url; }
     QString demoKey() const { return m_demoKey; }
+    // Why the gateway is not running (empty while starting or running).
     QString error() const { return m_error; }
     QString lastActionError() const { return m_lastActionError; }
     double requests() const { return double(m_frame.snapshot.requests); }

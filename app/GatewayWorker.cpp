@@ -6,6 +6,8 @@
 #include "demo/DemoWorkspace.h"
 #include "demo/TrafficGenerator.h"
 #include "service/GatewayService.h"
+#include "service/StartFailure.h"
+#include "service/StoreSetup.h"
 
 #include <QTimer>
 
@@ -28,6 +30,21 @@ QString kindName(const failover::Outage &o)
     return {};
 }
 
+// "The configuration file FILE is not valid:" and its errors, one a line, and what to do.
+QString configFailure(const QString &path, const std::vector<config::ConfigError> &errors)
+{
+    QStringList lines;
+    for (const config::ConfigError &e : errors)
+        lines << e.toString();
+    if (path.isEmpty())
+        return GatewayWorker::tr("The demo workspace cannot start:\n%1").arg(lines.join('\n'));
+    const bool unreadable = errors.size() == 1 && errors.front().line == 0;
+    return GatewayWorker::tr("The configuration file %1 %2:\n%3\n%4")
+        .arg(path, unreadable ? GatewayWorker::tr("cannot be read") : GatewayWorker::tr("is not valid"), lines.join('\n'),
+             unreadable ? GatewayWorker::tr("Check the path given with --config.")
+                        : GatewayWorker::tr("Fix the lines named above and start again."));
+}
+
 } // namespace
 
 GatewayWorker::GatewayWorker()
@@ -37,31 +54,37 @@ GatewayWorker::GatewayWorker()
 
 GatewayWorker::~GatewayWorker() = default;
 
-void GatewayWorker::start(const QString &configPath, int port)
+void GatewayWorker::start(const GatewayStartOptions &options)
 {
     config::LoadResult loaded;
     QString demoKey;
-    if (configPath.isEmpty()) {
+    if (options.configPath.isEmpty()) {
         m_demo = std::make_unique<demo::DemoWorkspace>();
-        loaded = m_demo->start(port >= 0 ? quint16(port) : quint16(8080));
+        loaded = m_demo->start(8080);
         demoKey = QString::fromLatin1(demo::kDemoKey);
     } else {
-        loaded = config::loadConfigFile(configPath);
-        if (loaded.config && port >= 0)
-            loaded.config->listenPort = quint16(port);
+        loaded = config::loadConfigFile(options.configPath);
     }
     if (!loaded.config) {
-        QStringList lines;
-        for (const auto &e : loaded.errors)
-            lines << e.toString();
-        emit failed(lines.join('\n'));
+        emit failed(configFailure(options.configPath, loaded.errors));
         return;
     }
-    m_gateway = std::make_unique<service::GatewayService>(std::move(*loaded.config), m_clock);
+    config::Config config = std::move(*loaded.config);
+    if (!openStore(options, config))
+        return;
+    if (options.port >= 0)
+        config.listenPort = quint16(options.port);
+
+    m_gateway = std::make_unique<service::GatewayService>(std::move(config), m_clock);
+    m_store->attach(*m_gateway);
     QString error;
     if (!m_gateway->start(&error)) {
+        const config::Config &wanted = m_gateway->workspace()->config();
+        // Not "edit the file": once the database holds the configuration, the file is not read.
+        const QString whatToDo = tr("Close the other program, or start Switchyard with --port N (0 = any free port).");
+        emit failed(service::listenFailureMessage(wanted.listenHost, wanted.listenPort, error, whatToDo));
         m_gateway.reset();
-        emit failed(QStringLiteral("The gateway cannot start: %1").arg(error));
+        m_store.reset();
         return;
     }
     if (m_demo) {
@@ -82,13 +105,43 @@ void GatewayWorker::start(const QString &configPath, int port)
     m_ticker->start();
 }
 
+bool GatewayWorker::openStore(const GatewayStartOptions &options, config::Config &config)
+{
+    // The demo keeps its own file: a user's real workspace is never mixed with the demo's.
+    const QString path = m_demo ? service::chooseDatabasePath(options.databasePath, QString(), QStringLiteral("demo.db"))
+                                : service::chooseDatabasePath(options.databasePath, config.database, QStringLiteral("switchyard.db"));
+    if (m_demo && options.resetDemo) {
+        const QString error = service::removeDatabaseFiles(path);
+        if (!error.isEmpty()) {
+            emit failed(error);
+            return false;
+        }
+    }
+    auto opened = service::StoreSetup::open({path, m_demo ? m_demo->simulatorUrl() : QString()}, std::move(config));
+    if (auto *message = std::get_if<QString>(&opened)) {
+        emit failed(*message);
+        return false;
+    }
+    m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
+    config = m_store->takeConfig();
+    return true;
+}
+
 void GatewayWorker::stop()
 {
     delete m_ticker;
     m_ticker = nullptr;
     m_traffic.reset();
+    if (m_store && m_gateway)
+        m_store->flush();
     m_gateway.reset();
+    m_store.reset();
     m_demo.reset();
+}
+
+QString GatewayWorker::simulatorUrl() const
+{
+    return m_demo ? m_demo->simulatorUrl() : QString();
 }
 
 void GatewayWorker::setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds)
@@ -196,17 +249,6 @@ DashboardFrame GatewayWorker::buildFrame()
         frame.outages.push_back({o.id, onChannel ? QStringLiteral("channel") : QStringLiteral("model"),
                                  onChannel ? o.channelId : o.modelId, kindName(o),
                                  failover::describeOutage(o, now), int(std::max<qint64>(0, left))});
-    }
-    // Each tile names the outage that hits it: its own, else one on a model it serves.
-    for (service::ChannelTile &tile : frame.snapshot.channels) {
-        if (!tile.outage.isEmpty())
-            continue;
-        for (const failover::Outage &o : m_gateway->outages().active()) {
-            if (o.channelId == tile.id)
-                tile.outage = failover::describeOutage(o, now);
-            else if (tile.outage.isEmpty() && !o.modelId.isEmpty() && tile.models.contains(o.modelId))
-                tile.outage = QStringLiteral("%1: %2").arg(o.modelId.section('/', -1), failover::describeOutage(o, now));
-        }
     }
 
     frame.traffic = m_trafficSettings;

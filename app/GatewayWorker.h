@@ -7,6 +7,7 @@
 // Thread: construct anywhere, then move to the gateway thread; every slot is invoked there
 // through QMetaObject::invokeMethod(..., Qt::QueuedConnection).
 #include "DashboardFrame.h"
+#include "config/Config.h"
 #include "core/Clock.h"
 #include "service/RequestLog.h"
 
@@ -16,24 +17,35 @@
 class QTimer;
 
 namespace sy::demo { class DemoWorkspace; class TrafficGenerator; }
-namespace sy::service { class GatewayService; }
+namespace sy::service { class GatewayService; class StoreSetup; }
 
 namespace sy::app {
+
+// How the desktop app starts its gateway (command line options). Copied to the gateway thread.
+struct GatewayStartOptions {
+    static constexpr int kConfiguredPort = -1;
+    QString configPath;        // empty: the demo workspace
+    int port = kConfiguredPort; // < 0 the configured (or default) port, 0 any free port, else that port
+    QString databasePath;      // empty: the configuration's `database`, else the default file
+                               // (switchyard.db, or demo.db for the demo) in the user's data directory
+    bool resetDemo = false;    // the demo starts over: its database is deleted first
+};
 
 class GatewayWorker : public QObject {
     Q_OBJECT
 public:
-    // `port`: < 0 the configured (or default) port, 0 any free port, else that port.
-    static constexpr int kConfiguredPort = -1;
-
     GatewayWorker();
     ~GatewayWorker() override;
 
-    // Starts the gateway: the demo workspace when `configPath` is empty, else that file.
-    // Emits started() or failed().
-    void start(const QString &configPath, int port);
-    // Stops traffic and the gateway (before the thread ends).
+    // Opens the database, then starts the gateway: the demo workspace when
+    // `options.configPath` is empty, else that file. Emits started() or failed() (a message that
+    // says what failed, the file or port, and what to do).
+    void start(const sy::app::GatewayStartOptions &options);
+    // Stops traffic and the gateway and commits what the database has pending (before the
+    // thread ends).
     void stop();
+    // The demo simulator's address ("http://127.0.0.1:PORT"); empty when not the demo. Gateway thread.
+    QString simulatorUrl() const;
 
     // Takes `target` (a channel id when targetKind is "channel", else a model id) down with
     // `kind` ("error:503", "rate_limit", "timeout", "hang", "drop_mid_stream", "slow") for
@@ -62,9 +74,12 @@ private:
     void publish();
     QStringList allModels() const;
     DashboardFrame buildFrame();
+    // Opens the database and chooses the configuration; false after emitting failed().
+    bool openStore(const GatewayStartOptions &options, config::Config &config);
 
     const Clock &m_clock;
     std::unique_ptr<demo::DemoWorkspace> m_demo;
+    std::unique_ptr<service::StoreSetup> m_store;   // declared before the gateway: outlives it
     std::unique_ptr<service::GatewayService> m_gateway;
     std::unique_ptr<demo::TrafficGenerator> m_traffic;
     TrafficStatus m_trafficSettings;

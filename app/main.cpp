@@ -1,19 +1,23 @@
 // switchyard: the desktop app. Starts the gateway on its worker thread (the demo workspace when
-// no configuration is given) and shows the dashboard.
+// no configuration is given), shows the dashboard and puts an icon in the system tray.
 #include "GatewayHost.h"
+#include "Tray.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
+#include <QQuickWindow>
+#include <QSystemTrayIcon>
 #include <QtQml/qqmlextensionplugin.h>
+#include <cstdio>
 
 Q_IMPORT_QML_PLUGIN(Switchyard_DashboardPlugin)
 Q_IMPORT_QML_PLUGIN(Switchyard_ModelsPlugin)
 
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);  // QApplication, not QGuiApplication: Qt Charts needs it
+    QApplication app(argc, argv);  // QApplication, not QGuiApplication: Qt Charts and the tray menu need it
     QApplication::setApplicationName(QStringLiteral("switchyard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
     QApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
@@ -25,14 +29,28 @@ int main(int argc, char **argv)
     const QCommandLineOption config(QStringList{"c", "config"}, QStringLiteral("Configuration file (YAML or JSON); the demo workspace without it."), QStringLiteral("FILE"));
     const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("Gateway port (overrides the configuration; 0 = any free port)."), QStringLiteral("PORT"));
     const QCommandLineOption traffic(QStringLiteral("demo-traffic"), QStringLiteral("Start the demo traffic generator at RATE requests per second."), QStringLiteral("RATE"));
-    parser.addOptions({config, port, traffic});
+    const QCommandLineOption database(QStringLiteral("database"), QStringLiteral("SQLite database file (overrides the configuration's `database`; the demo's own file is demo.db in the data directory)."), QStringLiteral("FILE"));
+    const QCommandLineOption resetDemo(QStringLiteral("reset-demo"), QStringLiteral("Start the demo workspace over: delete its database (edits, ledger, request log) first."));
+    parser.addOptions({config, port, traffic, database, resetDemo});
     parser.process(app);
 
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
 
+    sy::app::GatewayStartOptions options;
+    options.configPath = parser.value(config);
+    options.databasePath = parser.value(database);
+    options.resetDemo = parser.isSet(resetDemo);
+    if (parser.isSet(port)) {
+        bool ok = false;
+        options.port = parser.value(port).toInt(&ok);
+        if (!ok || options.port < 0 || options.port > 65535) {
+            std::fprintf(stderr, "switchyard: --port expects 0..65535, got '%s'\n", qPrintable(parser.value(port)));
+            return 2;
+        }
+    }
     sy::app::GatewayHost gateway;
-    gateway.start(parser.value(config), parser.isSet(port) ? parser.value(port).toInt() : sy::app::GatewayHost::kConfiguredPort);
+    gateway.start(options);
     if (parser.isSet(traffic)) {
         const double rate = parser.value(traffic).toDouble();
         QObject::connect(&gateway, &sy::app::GatewayHost::frameChanged, &gateway, [&gateway, rate] {
@@ -46,5 +64,9 @@ int main(int argc, char **argv)
     QObject::connect(&engine, &QQmlApplicationEngine::objectCreationFailed, &app,
                      [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
     engine.load(QUrl(QStringLiteral("qrc:/Switchyard/Dashboard/Main.qml")));
+
+    sy::app::Tray tray(gateway, QSystemTrayIcon::isSystemTrayAvailable());
+    if (!engine.rootObjects().isEmpty())
+        tray.setWindow(qobject_cast<QQuickWindow *>(engine.rootObjects().first()));
     return app.exec();
 }

@@ -107,6 +107,13 @@ ApplicationWindow {
         }
     }
 
+    // When the gateway cannot start: what failed and what to do, over the pages.
+    StartFailurePanel {
+        objectName: "startFailurePanel"
+        anchors.fill: parent
+        message: window.gateway.listening ? "" : window.gateway.error
+    }
+
     // The page's filters drive the log query; the log is fetched live while its page is shown.
     Binding { target: window.gateway.requestLog; property: "keyName"; value: requestsPage.keyFilter }
     Binding { target: window.gateway.requestLog; property: "model"; value: requestsPage.modelFilter }

@@ -4,10 +4,8 @@
 #include "config/ConfigLoader.h"
 #include "demo/DemoWorkspace.h"
 #include "service/GatewayService.h"
-#include "service/Persistence.h"
-#include "storage/SqliteStore.h"
-
-#include <QStandardPaths>
+#include "service/StartFailure.h"
+#include "service/StoreSetup.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>
@@ -79,47 +77,33 @@ int main(int argc, char **argv)
     }
 
     // The database: configuration edits, the ledger and the request log survive restarts. The
-    // demo workspace keeps nothing unless a database is named.
-    QString databasePath = options.databasePath.isEmpty() ? config.database : options.databasePath;
-    if (databasePath.isEmpty() && !options.demo)
-        databasePath = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/switchyard.db");
-    std::unique_ptr<sy::storage::SqliteStore> store;
-    if (!databasePath.isEmpty()) {
-        if (databasePath.startsWith(QLatin1String("postgres"))) {
-            std::fprintf(stderr, "switchyard-gateway: PostgreSQL databases are not supported yet; use a file path\n");
-            return 1;
-        }
-        auto opened = sy::storage::SqliteStore::open(databasePath);
+    // demo workspace keeps nothing unless a database is named; with one, its edits are kept too
+    // and its channels follow the simulator to its new port.
+    std::unique_ptr<sy::service::StoreSetup> storeSetup;
+    if (!options.demo || !options.databasePath.isEmpty()) {
+        const QString path = sy::service::chooseDatabasePath(options.databasePath, config.database, QStringLiteral("switchyard.db"));
+        auto opened = sy::service::StoreSetup::open({path, options.demo ? demo.simulatorUrl() : QString()}, std::move(config));
         if (auto *message = std::get_if<QString>(&opened)) {
             std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(*message));
             return 1;
         }
-        store = std::get<std::unique_ptr<sy::storage::SqliteStore>>(std::move(opened));
-        bool fromStore = false;
-        const std::optional<QString> listenOverride = options.listen;
-        // The demo's simulator gets a new port each start: its configuration is always the fresh one.
-        auto chosen = options.demo ? std::variant<sy::config::Config, QString>(std::move(config))
-                                   : sy::service::configurationFromStore(*store, std::move(config), &fromStore);
-        if (auto *message = std::get_if<QString>(&chosen)) {
-            std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(*message));
-            return 1;
-        }
-        config = std::get<sy::config::Config>(std::move(chosen));
-        if (listenOverride)
-            sy::cli::splitHostPort(*listenOverride, config.listenHost, config.listenPort);
-        if (fromStore)
-            std::printf("configuration from the database %s (the file only seeds the first start)\n", qPrintable(databasePath));
+        storeSetup = std::get<std::unique_ptr<sy::service::StoreSetup>>(std::move(opened));
+        config = storeSetup->takeConfig();
+        if (options.listen)
+            sy::cli::splitHostPort(*options.listen, config.listenHost, config.listenPort);
+        if (storeSetup->configFromStore())
+            std::printf("configuration from the database %s (the file only seeds the first start)\n", qPrintable(path));
     }
 
     sy::service::GatewayService gateway(std::move(config));
-    std::unique_ptr<sy::service::Persistence> persistence;
-    if (store) {
-        persistence = std::make_unique<sy::service::Persistence>(gateway, *store);
-        persistence->restoreLedger();
-    }
+    if (storeSetup)
+        storeSetup->attach(gateway);
     QString error;
     if (!gateway.start(&error)) {
-        std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(error));
+        const sy::config::Config &running = gateway.workspace()->config();
+        const QString message = sy::service::listenFailureMessage(running.listenHost, running.listenPort, error,
+            QStringLiteral("Stop the other program, or start with --listen HOST:PORT (port 0 = any free port)."));
+        std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(message));
         return 1;
     }
     std::printf("switchyard-gateway listening on %s\n", qPrintable(gateway.listenAddress()));
@@ -137,7 +121,7 @@ int main(int argc, char **argv)
     std::fflush(stdout);
     quitOnSignals(app);
     const int status = app.exec();
-    if (persistence)
-        persistence->flush();
+    if (storeSetup)
+        storeSetup->flush();
     return status;
 }

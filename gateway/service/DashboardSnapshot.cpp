@@ -2,7 +2,36 @@
 
 #include "service/GatewayService.h"
 
+#include <algorithm>
+
 namespace sy::service {
+
+namespace {
+
+// The failure-lab outage that hits `channel`: its own, else the first on a model it serves.
+std::optional<failover::Outage> labOutage(const config::Channel &channel, const failover::OutagePlan &outages)
+{
+    std::optional<failover::Outage> onModel;
+    for (const failover::Outage &o : outages.active()) {
+        if (o.channelId == channel.id)
+            return o;
+        if (!onModel && !o.modelId.isEmpty()
+            && std::any_of(channel.models.begin(), channel.models.end(), [&](const config::ChannelModel &m) { return m.id == o.modelId; }))
+            onModel = o;
+    }
+    return onModel;
+}
+
+} // namespace
+
+QString channelState(const config::Channel &channel, GatewayState &state)
+{
+    if (!channel.enabled)
+        return QStringLiteral("disabled");
+    if (labOutage(channel, state.outages))
+        return QString::fromLatin1(failover::healthStateName(failover::HealthState::SimulatedDown));
+    return QString::fromLatin1(failover::healthStateName(state.health.state(channel.id)));
+}
 
 namespace {
 
@@ -11,12 +40,14 @@ ChannelTile tileFor(const config::Channel &channel, GatewayState &routing, const
     ChannelTile tile;
     tile.id = channel.id;
     tile.provider = channel.provider;
-    tile.state = channel.enabled ? QString::fromLatin1(failover::healthStateName(routing.health.state(channel.id)))
-                                 : QStringLiteral("disabled");
     tile.capacity = channel.maxConcurrent;
     tile.queued = routing.capacity.queued(channel.id);
-    if (const auto outage = routing.outages.match(channel.id, QString()))
-        tile.outage = failover::describeOutage(*outage, routing.outages.now());
+    const std::optional<failover::Outage> outage = labOutage(channel, routing.outages);
+    if (outage) {
+        const QString text = failover::describeOutage(*outage, routing.outages.now());
+        tile.outage = outage->channelId.isEmpty() ? QStringLiteral("%1: %2").arg(outage->modelId.section('/', -1), text) : text;
+    }
+    tile.state = channelState(channel, routing);
     const ChannelTotals totals = routing.totals.value(channel.id);
     tile.attemptsTotal = totals.attempts;
     tile.errorsTotal = totals.errors;

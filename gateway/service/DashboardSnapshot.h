@@ -2,6 +2,8 @@
 // DashboardSnapshot: an immutable picture of the gateway for the dashboard, built on the gateway
 // thread a few times a second and handed to the UI thread by value (queued signal). The UI never
 // calls into gateway objects. Counters are cumulative: the UI derives rates from two snapshots.
+#include "config/Config.h"
+
 #include <QDateTime>
 #include <QMetaType>
 #include <QString>
@@ -12,11 +14,12 @@
 namespace sy::service {
 
 class GatewayService;
+struct GatewayState;
 
 struct ChannelTile {
     QString id;
     QString provider;
-    QString state;                 // healthy | degraded | cooling_down | simulated_down | disabled
+    QString state;                 // healthy | degraded | cooling_down | simulated_down | disabled (channelState)
     QStringList models;
     int inFlight = 0;
     int capacity = 0;              // 0 = unlimited
@@ -30,7 +33,8 @@ struct ChannelTile {
     std::optional<double> latencyP50Ms;
     std::optional<double> latencyP99Ms;
     std::optional<double> tokensPerSecondP50;
-    QString outage;                // failure-lab outage in force, e.g. "503 for 42 s"; empty if none
+    QString outage;                // failure-lab outage in force, e.g. "503 for 42 s" (on a model it
+                                   // serves: "model-x: 503 for 42 s"); empty if none
 };
 
 struct FeedEvent {
@@ -57,6 +61,11 @@ struct DashboardSnapshot {
     std::vector<ChannelTile> channels;
     std::vector<FeedEvent> feed;       // newest first, at most 50
 };
+
+// A channel's state for the dashboard and /metrics (SPEC §5): disabled by the configuration;
+// simulated_down while a failure-lab outage is set on it or on a model it serves (whatever the
+// kind); else its health (healthy, degraded, cooling_down). Gateway thread.
+QString channelState(const config::Channel &channel, GatewayState &state);
 
 // Builds the snapshot from the gateway's current state. Gateway thread.
 DashboardSnapshot buildDashboardSnapshot(GatewayService &gateway);

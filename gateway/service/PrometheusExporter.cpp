@@ -1,5 +1,6 @@
 #include "service/PrometheusExporter.h"
 
+#include "service/DashboardSnapshot.h"
 #include "service/GatewayService.h"
 
 #include <QStringList>
@@ -118,8 +119,7 @@ QByteArray renderPrometheus(GatewayService &gateway)
 
     w.family("switchyard_channel_health", "gauge", "1 for the channel's current health state.");
     for (const config::Channel &channel : gateway.workspace()->config().channels) {
-        const QByteArray state = channel.enabled ? failover::healthStateName(routing.health.state(channel.id)) : "disabled";
-        w.sample("switchyard_channel_health", "channel=" + label(channel.id) + ",state=\"" + state + '"', 1);
+        w.sample("switchyard_channel_health", "channel=" + label(channel.id) + ",state=" + label(channelState(channel, routing)), 1);
     }
     return w.take();
 }

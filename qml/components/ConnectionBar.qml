@@ -18,8 +18,10 @@ RowLayout {
         color: bar.listening ? "#2e9d57" : (bar.error ? "#d0473b" : "#c9a227")
     }
     Label {
+        objectName: "gatewayStatus"
         visible: !bar.listening
-        text: bar.error ? qsTr("Gateway not running") : qsTr("Starting the gateway…")
+        text: bar.error ? qsTr("Gateway failed to start") : qsTr("Starting the gateway…")
+        color: bar.error ? "#d0473b" : palette.windowText
     }
     Label { visible: bar.listening; text: qsTr("Base URL"); opacity: 0.75 }
     TextField {

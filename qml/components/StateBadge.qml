@@ -1,4 +1,5 @@
-// A channel's health state as a coloured pill: healthy, degraded, cooling down, down, disabled.
+// A channel's state as a coloured pill (SPEC §5): healthy, degraded, cooling down, simulated down
+// (a failure-lab outage on the channel or one of its models), disabled.
 import QtQuick
 import QtQuick.Controls
 
@@ -17,7 +18,7 @@ Rectangle {
         healthy: qsTr("healthy"),
         degraded: qsTr("degraded"),
         cooling_down: qsTr("cooling down"),
-        simulated_down: qsTr("down (lab)"),
+        simulated_down: qsTr("simulated down"),
         disabled: qsTr("disabled")
     })
 
@@ -28,6 +29,7 @@ Rectangle {
 
     Label {
         id: text
+        objectName: "stateText"
         anchors.centerIn: parent
         text: badge.labels[badge.healthState] ?? badge.healthState
         color: "white"

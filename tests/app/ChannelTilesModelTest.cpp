@@ -88,3 +88,18 @@ TEST(ChannelTilesModelTest, ChannelsAddedRemovedAndReorderedKeepTheirRates)
     EXPECT_DOUBLE_EQ(roleAt(model, 1, ChannelTilesModel::RequestsPerSecondRole).toDouble(), 2.0);
     EXPECT_EQ(count.count(), 1);   // 0 -> 3; the second snapshot keeps three rows
 }
+
+TEST(ChannelTilesModelTest, LabOutageChangesTheStateToSimulatedDown)
+{
+    ChannelTilesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.apply(snapshot(0, {tile("a")}));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    service::ChannelTile down = tile("a");
+    down.state = QStringLiteral("simulated_down");
+    down.outage = QStringLiteral("503 for 60 s");
+    model.apply(snapshot(250, {down}));
+    EXPECT_EQ(roleAt(model, 0, ChannelTilesModel::StateRole).toString(), "simulated_down");
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changedRoles(changed), (QSet<int>{ChannelTilesModel::StateRole, ChannelTilesModel::OutageRole}));
+}

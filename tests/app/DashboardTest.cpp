@@ -1,14 +1,20 @@
-// The dashboard end to end: the real GatewayHost (gateway + demo workspace on its worker thread)
-// with the dashboard's root QML offscreen. Drives demo traffic and a failure-lab outage and
-// checks what the pages show. Bounded waits only.
+// The dashboard end to end: the real GatewayHost (gateway + demo workspace on its worker thread,
+// a temporary database) with the dashboard's root QML offscreen. Drives demo traffic and a
+// failure-lab outage and checks what the pages show; and a gateway that cannot start (port in
+// use, a database that is not SQLite, a bad configuration file) says why in the window.
+// Bounded waits only.
 #include "GatewayHost.h"
+#include "support/HttpTestClient.h"
 #include "support/Waits.h"
 
 #include <QAbstractSeries>
 #include <QApplication>
+#include <QFile>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickStyle>
+#include <QTcpServer>
+#include <QTemporaryDir>
 #include <QXYSeries>
 #include <QtQml/qqmlextensionplugin.h>
 #include <gmock/gmock.h>
@@ -22,13 +28,26 @@ using sy::test::waitUntil;
 
 namespace {
 
-class DashboardTest : public ::testing::Test {
+class DashboardFixture : public ::testing::Test {
 protected:
-    void SetUp() override
+    // The demo workspace on a free port with its own temporary database.
+    sy::app::GatewayStartOptions demoOptions() const
     {
-        host.start(QString(), 0);   // the demo workspace on a free port
-        ASSERT_TRUE(waitUntil([&] { return host.listening() || !host.error().isEmpty(); }, 20s));
-        ASSERT_TRUE(host.listening()) << host.error().toStdString();
+        sy::app::GatewayStartOptions options;
+        options.port = 0;
+        options.databasePath = dir.filePath(QStringLiteral("demo.db"));
+        return options;
+    }
+
+    // Starts the host; true once it runs or has given up (error() set).
+    bool startAndSettle(const sy::app::GatewayStartOptions &options)
+    {
+        host.start(options);
+        return waitUntil([&] { return host.listening() || !host.error().isEmpty(); }, 20s);
+    }
+
+    void loadWindow()
+    {
         engine.addImportPath(QStringLiteral("qrc:/"));
         engine.setInitialProperties({{"gateway", QVariant::fromValue(&host)}});
         engine.load(QUrl(QStringLiteral("qrc:/Switchyard/Dashboard/Main.qml")));
@@ -54,10 +73,38 @@ protected:
         return xy ? int(xy->count()) : 0;
     }
 
+    // The start-failure panel shows `message` in full, over the pages.
+    void expectWindowShows(const QString &message)
+    {
+        QQuickItem *panel = child("startFailurePanel");
+        ASSERT_NE(panel, nullptr);
+        EXPECT_TRUE(waitUntil([&] { return panel->isVisible(); }, 5s));
+        QObject *text = child<QObject>("startFailureText");
+        ASSERT_NE(text, nullptr);
+        EXPECT_EQ(text->property("text").toString(), message);
+        QObject *status = child<QObject>("gatewayStatus");
+        ASSERT_NE(status, nullptr);
+        EXPECT_THAT(status->property("text").toString().toStdString(), ::testing::HasSubstr("failed to start"));
+    }
+
+    QTemporaryDir dir;
     GatewayHost host;
     QQmlApplicationEngine engine;
     QObject *window = nullptr;
 };
+
+class DashboardTest : public DashboardFixture {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir.isValid());
+        ASSERT_TRUE(startAndSettle(demoOptions()));
+        ASSERT_TRUE(host.listening()) << host.error().toStdString();
+        loadWindow();
+    }
+};
+
+using StartFailureTest = DashboardFixture;
 
 TEST_F(DashboardTest, OverviewShowsATilePerDemoChannel)
 {
@@ -68,6 +115,51 @@ TEST_F(DashboardTest, OverviewShowsATilePerDemoChannel)
     QObject *baseUrl = child<QObject>("baseUrlField");
     ASSERT_NE(baseUrl, nullptr);
     EXPECT_EQ(baseUrl->property("text").toString(), host.url() + "/v1");
+    QQuickItem *panel = child("startFailurePanel");
+    ASSERT_NE(panel, nullptr);
+    EXPECT_FALSE(panel->isVisible()) << "a running gateway shows no start failure";
+}
+
+// The lab's outage is the tile's state at once (SPEC §5 "simulated down"), not only a badge:
+// on the channel itself, and on every channel serving a model taken down.
+TEST_F(DashboardTest, LabOutageShowsAsSimulatedDownOnTheTile)
+{
+    using sy::app::ChannelTilesModel;
+    auto stateOf = [&](const QString &channel) {
+        for (int row = 0; row < host.tiles()->rowCount(); ++row) {
+            const QModelIndex i = host.tiles()->index(row);
+            if (i.data(ChannelTilesModel::ChannelIdRole).toString() == channel)
+                return i.data(ChannelTilesModel::StateRole).toString();
+        }
+        return QString();
+    };
+    ASSERT_TRUE(waitUntil([&] { return host.tiles()->rowCount() == 4; }, 10s));
+    EXPECT_EQ(stateOf(QStringLiteral("cloudru")), "healthy");
+
+    host.setOutage(QStringLiteral("channel"), QStringLiteral("cloudru"), QStringLiteral("timeout"), 120);
+    EXPECT_TRUE(waitUntil([&] { return stateOf(QStringLiteral("cloudru")) == QLatin1String("simulated_down"); }, 5s));
+    EXPECT_EQ(stateOf(QStringLiteral("yandex")), "healthy");
+    QQuickItem *repeater = child("tileRepeater");
+    ASSERT_NE(repeater, nullptr);
+    QQuickItem *cloudruTile = nullptr;
+    QMetaObject::invokeMethod(repeater, "itemAt", Q_RETURN_ARG(QQuickItem *, cloudruTile), Q_ARG(int, 1));
+    ASSERT_NE(cloudruTile, nullptr);
+    EXPECT_EQ(cloudruTile->property("healthState").toString(), "simulated_down");
+    // /metrics says the same.
+    sy::test::HttpTestClient metrics(quint16(QUrl(host.url()).port()));
+    metrics.send("GET", "/metrics");
+    ASSERT_TRUE(metrics.waitForEnd(5s));
+    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(switchyard_channel_health{channel="cloudru",state="simulated_down"} 1)"));
+    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(switchyard_channel_health{channel="yandex",state="healthy"} 1)"));
+
+    host.clearOutages();
+    EXPECT_TRUE(waitUntil([&] { return stateOf(QStringLiteral("cloudru")) == QLatin1String("healthy"); }, 5s));
+
+    // Qwen is served by cloudru and yandex (not by deepseek-main).
+    host.setOutage(QStringLiteral("model"), QStringLiteral("Qwen/Qwen3.6-35B-A3B"), QStringLiteral("error:503"), 120);
+    EXPECT_TRUE(waitUntil([&] { return stateOf(QStringLiteral("yandex")) == QLatin1String("simulated_down"); }, 5s));
+    EXPECT_EQ(stateOf(QStringLiteral("cloudru")), "simulated_down");
+    EXPECT_EQ(stateOf(QStringLiteral("deepseek-main")), "healthy");
 }
 
 TEST_F(DashboardTest, ChartsGetPointsOnceTrafficFlows)
@@ -130,6 +222,64 @@ TEST_F(DashboardTest, RequestsPageShowsTheRouteTraceOfAFailedOverRequest)
     EXPECT_TRUE(child<QObject>("traceStatus")->property("text").toString().contains("failed over"));
 }
 
+TEST_F(StartFailureTest, PortInUseNamesThePortInTheWindow)
+{
+    QTcpServer occupant;
+    ASSERT_TRUE(occupant.listen(QHostAddress::LocalHost, 0));
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.port = occupant.serverPort();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    const QString port = QString::number(occupant.serverPort());
+    EXPECT_THAT(host.error().toStdString(),
+                ::testing::HasSubstr(QStringLiteral("Port %1 is already in use by another program").arg(port).toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--port"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, DatabaseThatIsNotSqliteNamesTheFile)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    QFile file(options.databasePath);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(4096, 'x'));
+    file.close();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr(options.databasePath.toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("not a SQLite database"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--database FILE"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, InvalidConfigurationFileNamesTheFileAndLine)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.configPath = dir.filePath(QStringLiteral("broken.yaml"));
+    QFile file(options.configPath);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("listen: 127.0.0.1:0\nsettings:\n  max_attempts: lots\n");
+    file.close();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr(("The configuration file " + options.configPath + " is not valid").toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("broken.yaml:3"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, PostgresDatabaseIsRefusedWithoutEchoingTheAddress)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.databasePath = QStringLiteral("postgres://router:hunter2@db.internal/switchyard");
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("PostgreSQL is not supported yet; use a SQLite file path"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::Not(::testing::HasSubstr("hunter2")));
+}
+
 } // namespace
 
 // This binary's own main: a QApplication (Qt Charts needs one), offscreen. The test support
@@ -138,6 +288,7 @@ int main(int argc, char **argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("SWITCHYARD_CREDENTIALS", "database");   // never the developer's own OS keychain
     QApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
     ::testing::InitGoogleMock(&argc, argv);

@@ -43,6 +43,15 @@ Item {
             verify(findByText(tile, "degraded"))
         }
 
+        function test_simulatedDownStateIsShownInRed() {
+            tile.healthState = "simulated_down"
+            verify(findByText(tile, "simulated down"))
+            const state = findByText(tile, "simulated down").parent
+            compare(String(state.color), "#d0473b")
+            tile.healthState = "degraded"
+            verify(!findByText(tile, "simulated down"))
+        }
+
         function test_outageBadgeOnlyWhileAnOutageIsInForce() {
             const badge = findChild(tile, "outageBadge")
             verify(badge)
