@@ -20,8 +20,13 @@ Frame {
             color: card.accent
             font.pixelSize: 24
             font.bold: true
+            // Big figures (a million tokens, a large balance) shrink to fit the card before
+            // anything is cut off.
+            fontSizeMode: Text.HorizontalFit
+            minimumPixelSize: 12
             elide: Text.ElideRight
             Layout.fillWidth: true
+            Layout.preferredHeight: 30
         }
     }
 }
