@@ -133,35 +133,55 @@ void appendNumber(QByteArray &out, double value)
     appendViaQt(out, QJsonValue(value));
 }
 
+namespace {
+
+// yyyy-MM-ddTHH:mm:ss.zzzZ into dst (24 bytes) when `at` is on the fast path: UTC, years 1..9999.
+bool formatUtcIso(char *dst, const QDateTime &at)
+{
+    if (!at.isValid() || at.timeSpec() != Qt::UTC)
+        return false;
+    const QDate d = at.date();
+    const QTime t = at.time();
+    if (d.year() < 1 || d.year() > 9999)
+        return false;
+    appendDigits(dst, d.year(), 4);
+    dst[4] = '-';
+    appendDigits(dst + 5, d.month(), 2);
+    dst[7] = '-';
+    appendDigits(dst + 8, d.day(), 2);
+    dst[10] = 'T';
+    appendDigits(dst + 11, t.hour(), 2);
+    dst[13] = ':';
+    appendDigits(dst + 14, t.minute(), 2);
+    dst[16] = ':';
+    appendDigits(dst + 17, t.second(), 2);
+    dst[19] = '.';
+    appendDigits(dst + 20, t.msec(), 3);
+    dst[23] = 'Z';
+    return true;
+}
+
+} // namespace
+
 void appendIsoDateWithMs(QByteArray &out, const QDateTime &at)
 {
-    // The common case, a UTC time in years 1..9999, formatted here: yyyy-MM-ddTHH:mm:ss.zzzZ.
-    if (at.isValid() && at.timeSpec() == Qt::UTC) {
-        const QDate d = at.date();
-        const QTime t = at.time();
-        if (d.year() >= 1 && d.year() <= 9999) {
-            char buf[26];
-            buf[0] = '"';
-            appendDigits(buf + 1, d.year(), 4);
-            buf[5] = '-';
-            appendDigits(buf + 6, d.month(), 2);
-            buf[8] = '-';
-            appendDigits(buf + 9, d.day(), 2);
-            buf[11] = 'T';
-            appendDigits(buf + 12, t.hour(), 2);
-            buf[14] = ':';
-            appendDigits(buf + 15, t.minute(), 2);
-            buf[17] = ':';
-            appendDigits(buf + 18, t.second(), 2);
-            buf[20] = '.';
-            appendDigits(buf + 21, t.msec(), 3);
-            buf[24] = 'Z';
-            buf[25] = '"';
-            out.append(buf, sizeof buf);
-            return;
-        }
+    char buf[26];
+    if (formatUtcIso(buf + 1, at)) {
+        buf[0] = '"';
+        buf[25] = '"';
+        out.append(buf, sizeof buf);
+        return;
     }
     appendString(out, at.toString(Qt::ISODateWithMs));
+}
+
+bool appendUtcIsoDateWithMs(QByteArray &out, const QDateTime &at)
+{
+    char buf[24];
+    if (!formatUtcIso(buf, at))
+        return false;
+    out.append(buf, sizeof buf);
+    return true;
 }
 
 } // namespace sy::json

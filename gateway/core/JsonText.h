@@ -20,5 +20,8 @@ void appendNumber(QByteArray &out, double value);
 inline void appendBool(QByteArray &out, bool value) { out += value ? "true" : "false"; }
 // `at.toString(Qt::ISODateWithMs)` as a JSON string.
 void appendIsoDateWithMs(QByteArray &out, const QDateTime &at);
+// `at.toString(Qt::ISODateWithMs)` as UTF-8, unquoted, when `at` is a UTC time in years 1..9999;
+// otherwise false, and nothing is written.
+bool appendUtcIsoDateWithMs(QByteArray &out, const QDateTime &at);
 
 } // namespace sy::json

@@ -132,6 +132,7 @@ void SqliteWorker::close()
 
 void SqliteWorker::closeConnection()
 {
+    m_writeStatements.finalize();
     m_db.close();
     m_db = QSqlDatabase();  // the last handle must be gone before removeDatabase
     QSqlDatabase::removeDatabase(m_connectionName);
@@ -179,7 +180,7 @@ bool SqliteWorker::commitPending()
     }
     if (batch.empty())
         return true;
-    const auto result = m_db.isOpen() ? writeBatch(m_db, batch)
+    const auto result = m_db.isOpen() ? writeBatch(m_db, batch, m_writeStatements)
                                       : std::variant<BatchOutcome, QString>(QStringLiteral("database is closed"));
     std::lock_guard lock(m_mutex);
     m_inFlight = 0;

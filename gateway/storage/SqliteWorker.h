@@ -79,6 +79,7 @@ private:
 
     // Storage thread only.
     QSqlDatabase m_db;
+    WriteStatements m_writeStatements;  // on m_db; finalized before it closes
     QTimer *m_timer = nullptr;  // child of this worker
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
 };

@@ -1,10 +1,14 @@
 #include "storage/SqliteWrites.h"
 
+#include "core/JsonText.h"
 #include "storage/SqlValues.h"
 
 #include <QLoggingCategory>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
+
+#include <sqlite3.h>
 
 #include <optional>
 
@@ -13,31 +17,6 @@ Q_LOGGING_CATEGORY(lcStorageWrites, "switchyard.storage")
 namespace sy::storage {
 
 namespace {
-
-// Prepares each statement once per batch, on first use.
-class Statements {
-public:
-    explicit Statements(const QSqlDatabase &db) : m_db(db) {}
-
-    QSqlQuery *get(int index, const char *sql)
-    {
-        std::optional<QSqlQuery> &slot = m_queries[index];
-        if (!slot) {
-            slot.emplace(m_db);
-            if (!slot->prepare(QString::fromLatin1(sql))) {
-                m_error = slot->lastError().text();
-                return nullptr;
-            }
-        }
-        return &*slot;
-    }
-    const QString &error() const { return m_error; }
-
-private:
-    const QSqlDatabase &m_db;
-    std::optional<QSqlQuery> m_queries[4];
-    QString m_error;
-};
 
 constexpr qsizetype kIgnoredSamples = 5;
 
@@ -50,78 +29,241 @@ constexpr char kInsertRequest[] =
 constexpr char kSaveConfig[] = "INSERT OR REPLACE INTO config(id, document, updated_at) VALUES(1, ?, ?)";
 constexpr char kSetMeta[] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)";
 
-bool bindAndExec(QSqlQuery &query, std::initializer_list<QVariant> values)
+// The messages are spelled as the QSQLITE driver spells them ("<sqlite message> <what failed>").
+QString sqliteError(sqlite3 *handle, const char *what)
 {
-    int index = 0;
-    for (const QVariant &value : values)
-        query.bindValue(index++, value);
-    return query.exec();
+    QString text = QString::fromUtf8(sqlite3_errmsg(handle));
+    if (!text.isEmpty())
+        text += QLatin1Char(' ');
+    return text + QLatin1String(what);
+}
+
+// Binds parameters 1, 2, … of one statement. The stored values are those the QSQLITE driver
+// stores for the QVariants this code bound before: a null QString is NULL, any other QString is
+// TEXT (bound as UTF-16, as the driver does); UTF-8 bytes that QString::fromUtf8 would decode
+// without change are bound as they are, anything else goes through fromUtf8 as before.
+class Binder {
+public:
+    explicit Binder(sqlite3_stmt *statement) : m_statement(statement) {}
+
+    void text(const QString &value)
+    {
+        if (value.isNull())
+            return null();
+        check(sqlite3_bind_text16(m_statement, ++m_index, value.utf16(), int(value.size() * sizeof(QChar)),
+                                  SQLITE_STATIC));
+    }
+    // A temporary QString, kept until the statement has run.
+    void ownedText(QString value) { text(keep(std::move(value))); }
+    // nullIfEmpty(value)
+    void textOrNull(const QString &value)
+    {
+        if (value.isEmpty())
+            return null();
+        text(value);
+    }
+    // The bytes as QString::fromUtf8(bytes) stored them.
+    void utf8(const QByteArray &bytes)
+    {
+        if (bytes.isEmpty() || !storesUnchanged(bytes))
+            return text(keep(QString::fromUtf8(bytes)));
+        bindUtf8(bytes);
+    }
+    // nullIfEmpty(QString::fromUtf8(bytes))
+    void utf8OrNull(const QByteArray &bytes)
+    {
+        if (bytes.isEmpty() || !storesUnchanged(bytes))
+            return textOrNull(keep(QString::fromUtf8(bytes)));
+        bindUtf8(bytes);
+    }
+    // toStoredTime(at): written here as UTF-8 in the common case (valid, years 1..9999), anything
+    // else bound as before.
+    void time(const QDateTime &at)
+    {
+        Q_ASSERT(m_time.isEmpty());  // one time per statement
+        if (!at.isValid() || !json::appendUtcIsoDateWithMs(m_time, at.toUTC()))
+            return ownedText(toStoredTime(at));
+        check(sqlite3_bind_text(m_statement, ++m_index, m_time.constData(), int(m_time.size()), SQLITE_STATIC));
+    }
+    void integer(qint64 value) { check(sqlite3_bind_int64(m_statement, ++m_index, value)); }
+    void null() { check(sqlite3_bind_null(m_statement, ++m_index)); }
+
+    bool ok() const { return m_rc == SQLITE_OK; }
+
+private:
+    void bindUtf8(const QByteArray &bytes)
+    {
+        check(sqlite3_bind_text(m_statement, ++m_index, bytes.constData(), int(bytes.size()), SQLITE_STATIC));
+    }
+    // fromUtf8 decodes valid UTF-8 without change, but drops a leading byte order mark.
+    static bool storesUnchanged(const QByteArray &bytes)
+    {
+        if (bytes.startsWith("\xEF\xBB\xBF"))
+            return false;
+        return QByteArrayView(bytes).isValidUtf8();
+    }
+    const QString &keep(QString value)
+    {
+        // Bound with SQLITE_STATIC: must outlive the step.
+        Q_ASSERT(m_keptCount < int(std::size(m_kept)));
+        return m_kept[m_keptCount++] = std::move(value);
+    }
+    void check(int rc)
+    {
+        if (m_rc == SQLITE_OK)
+            m_rc = rc;
+    }
+
+    sqlite3_stmt *m_statement;
+    int m_index = 0;
+    int m_rc = SQLITE_OK;
+    QString m_kept[4];
+    int m_keptCount = 0;
+    QByteArray m_time;
+};
+
+// Runs a bound statement to completion; resets it and drops its bindings (which may point into
+// values that are about to go away). Returns the error message, none on success.
+std::optional<QString> step(sqlite3 *handle, sqlite3_stmt *statement, const Binder &binder)
+{
+    std::optional<QString> error;
+    if (!binder.ok()) {
+        error = sqliteError(handle, "Unable to bind parameters");
+    } else if (const int rc = sqlite3_step(statement); rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        sqlite3_reset(statement);
+        error = sqliteError(handle, "Unable to fetch row");
+    }
+    sqlite3_reset(statement);
+    sqlite3_clear_bindings(statement);
+    return error;
+}
+
+sqlite3 *handleOf(const QSqlDatabase &db)
+{
+    const QSqlDriver *driver = db.driver();
+    const QVariant handle = driver ? driver->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(handle.constData());
 }
 
 } // namespace
 
+void WriteStatements::finalize()
+{
+    for (sqlite3_stmt *&statement : m_statements) {
+        sqlite3_finalize(statement);  // a no-op on null
+        statement = nullptr;
+    }
+    m_handle = nullptr;
+}
+
+sqlite3_stmt *WriteStatements::get(sqlite3 *handle, int index, const char *sql, std::optional<QString> &error)
+{
+    if (handle != m_handle) {
+        finalize();
+        m_handle = handle;
+    }
+    sqlite3_stmt *&statement = m_statements[index];
+    if (!statement && sqlite3_prepare_v2(handle, sql, -1, &statement, nullptr) != SQLITE_OK) {
+        error = sqliteError(handle, "Unable to execute statement");
+        sqlite3_finalize(statement);
+        statement = nullptr;
+    }
+    return statement;
+}
+
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops)
 {
+    WriteStatements statements;
+    return writeBatch(db, ops, statements);
+}
+
+std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
+                                              WriteStatements &statements)
+{
+    sqlite3 *const handle = handleOf(db);
+    if (!handle)
+        return QStringLiteral("not an open SQLite connection");
     if (!db.transaction())
         return db.lastError().text();
     BatchOutcome outcome;
     std::optional<QString> error;
-    {
-        Statements statements(db);  // destroyed before commit: no statement may be in progress
-        for (const WriteOp &op : ops) {
-            QSqlQuery *query = nullptr;
-            bool ok = true;
-            if (const auto *entry = std::get_if<StoredLedgerEntry>(&op)) {
-                if (entry->kind != QLatin1String(kLedgerCharge) && entry->kind != QLatin1String(kLedgerTopUp)) {
-                    qCWarning(lcStorageWrites) << "rejected ledger entry" << entry->sequence
-                                               << "of unknown kind" << entry->kind;
-                    ++outcome.rejected;
-                    continue;
-                }
-                if (!(query = statements.get(0, kInsertLedger)))
-                    break;
-                ok = bindAndExec(*query, {qint64(entry->sequence), toStoredTime(entry->at), entry->kind,
-                                          nullIfEmpty(entry->requestId), entry->keyName, entry->modelId,
-                                          entry->channelId, entry->promptTokens, entry->completionTokens,
-                                          entry->amountNanos, entry->note});
-                if (ok && query->numRowsAffected() == 0) {
-                    if (outcome.ignoredSamples.size() < kIgnoredSamples)
-                        outcome.ignoredSamples << QStringLiteral("sequence %1, request %2")
-                                                      .arg(entry->sequence)
-                                                      .arg(entry->requestId);
-                    ++outcome.ignoredLedgerEntries;
-                }
-            } else if (const auto *request = std::get_if<StoredRequest>(&op)) {
-                if (!(query = statements.get(1, kInsertRequest)))
-                    break;
-                ok = bindAndExec(*query, {QString::fromUtf8(request->id), toStoredTime(request->at),
-                                          request->keyName, request->model, request->status,
-                                          int(request->failedOver), QString::fromUtf8(request->json),
-                                          nullIfEmpty(QString::fromUtf8(request->content))});
-            } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {
-                if (!(query = statements.get(2, kSaveConfig)))
-                    break;
-                // fromUtf8 of an empty array is a null string, which would violate NOT NULL.
-                const QString document = config->json.isEmpty() ? QString(QLatin1String(""))
-                                                                : QString::fromUtf8(config->json);
-                ok = bindAndExec(*query, {document, toStoredTime(config->at)});
-            } else if (const auto *meta = std::get_if<MetaWrite>(&op)) {
-                if (meta->key == QLatin1String(kMetaSchemaVersion) || meta->key.isEmpty()) {
-                    qCWarning(lcStorageWrites) << "rejected meta write of reserved key" << meta->key;
-                    ++outcome.rejected;
-                    continue;
-                }
-                if (!(query = statements.get(3, kSetMeta)))
-                    break;
-                ok = bindAndExec(*query, {meta->key, meta->value});
+    for (const WriteOp &op : ops) {
+        if (const auto *entry = std::get_if<StoredLedgerEntry>(&op)) {
+            if (entry->kind != QLatin1String(kLedgerCharge) && entry->kind != QLatin1String(kLedgerTopUp)) {
+                qCWarning(lcStorageWrites) << "rejected ledger entry" << entry->sequence << "of unknown kind"
+                                           << entry->kind;
+                ++outcome.rejected;
+                continue;
             }
-            if (!ok) {
-                error = query->lastError().text();
+            sqlite3_stmt *statement = statements.get(handle, 0, kInsertLedger, error);
+            if (!statement)
                 break;
+            Binder bind(statement);
+            bind.integer(qint64(entry->sequence));
+            bind.time(entry->at);
+            bind.text(entry->kind);
+            bind.textOrNull(entry->requestId);
+            bind.text(entry->keyName);
+            bind.text(entry->modelId);
+            bind.text(entry->channelId);
+            bind.integer(entry->promptTokens);
+            bind.integer(entry->completionTokens);
+            bind.integer(entry->amountNanos);
+            bind.text(entry->note);
+            if ((error = step(handle, statement, bind)))
+                break;
+            if (sqlite3_changes(handle) == 0) {
+                if (outcome.ignoredSamples.size() < kIgnoredSamples)
+                    outcome.ignoredSamples << QStringLiteral("sequence %1, request %2")
+                                                  .arg(entry->sequence)
+                                                  .arg(entry->requestId);
+                ++outcome.ignoredLedgerEntries;
             }
+        } else if (const auto *request = std::get_if<StoredRequest>(&op)) {
+            sqlite3_stmt *statement = statements.get(handle, 1, kInsertRequest, error);
+            if (!statement)
+                break;
+            Binder bind(statement);
+            bind.utf8(request->id);
+            bind.time(request->at);
+            bind.text(request->keyName);
+            bind.text(request->model);
+            bind.integer(request->status);
+            bind.integer(int(request->failedOver));
+            bind.utf8(request->json);
+            bind.utf8OrNull(request->content);
+            if ((error = step(handle, statement, bind)))
+                break;
+        } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {
+            sqlite3_stmt *statement = statements.get(handle, 2, kSaveConfig, error);
+            if (!statement)
+                break;
+            Binder bind(statement);
+            // As before: fromUtf8 of an empty array is a null string, which would violate NOT NULL.
+            if (config->json.isEmpty())
+                bind.ownedText(QString(QLatin1String("")));
+            else
+                bind.utf8(config->json);
+            bind.time(config->at);
+            if ((error = step(handle, statement, bind)))
+                break;
+        } else if (const auto *meta = std::get_if<MetaWrite>(&op)) {
+            if (meta->key == QLatin1String(kMetaSchemaVersion) || meta->key.isEmpty()) {
+                qCWarning(lcStorageWrites) << "rejected meta write of reserved key" << meta->key;
+                ++outcome.rejected;
+                continue;
+            }
+            sqlite3_stmt *statement = statements.get(handle, 3, kSetMeta, error);
+            if (!statement)
+                break;
+            Binder bind(statement);
+            bind.text(meta->key);
+            bind.text(meta->value);
+            if ((error = step(handle, statement, bind)))
+                break;
         }
-        if (!error && !statements.error().isEmpty())
-            error = statements.error();
     }
     if (!error && !db.commit())
         error = db.lastError().text();

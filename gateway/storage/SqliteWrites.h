@@ -8,8 +8,12 @@
 #include <QSqlDatabase>
 #include <QStringList>
 
+#include <optional>
 #include <variant>
 #include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
 
 namespace sy::storage {
 
@@ -31,10 +35,32 @@ struct BatchOutcome {
     quint64 rejected = 0;              // invalid items, dropped
 };
 
+// The prepared statements of writeBatch, kept across batches of one connection (SQLite C API on
+// the QSQLITE driver's handle: text is bound as UTF-8, without a UTF-16 copy). finalize() must
+// run before the connection is closed: SQLite does not close a connection with live statements.
+class WriteStatements {
+public:
+    WriteStatements() = default;
+    ~WriteStatements() { finalize(); }
+    WriteStatements(const WriteStatements &) = delete;
+    WriteStatements &operator=(const WriteStatements &) = delete;
+
+    void finalize();
+    // The statement `index` for `sql` on `handle`, prepared on first use; null on error (`error` set).
+    sqlite3_stmt *get(sqlite3 *handle, int index, const char *sql, std::optional<QString> &error);
+
+private:
+    sqlite3 *m_handle = nullptr;
+    sqlite3_stmt *m_statements[4] = {};
+};
+
 // Writes `ops` in order in one transaction. Ledger entries go in with INSERT OR IGNORE, so a
 // duplicate charge (or sequence) is skipped and reported, never fails the batch; requests, the
 // configuration and meta values replace what was there. On a database error the transaction is
 // rolled back and the message returned: none of `ops` was written.
+std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
+                                              WriteStatements &statements);
+// The same with statements prepared for this batch only.
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops);
 
 struct RetentionPolicy {
