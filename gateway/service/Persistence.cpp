@@ -149,9 +149,26 @@ void Persistence::persistNewLedgerEntries()
     }
 }
 
+void Persistence::keepStoredListen(const QString &host, quint16 port)
+{
+    const config::Config &running = m_gateway.workspace()->config();
+    if (running.listenHost == host && running.listenPort == port)
+        m_listenOverride.reset();
+    else
+        m_listenOverride = ListenOverride{host, port, running.listenHost, running.listenPort};
+}
+
 void Persistence::persistConfig()
 {
-    const config::Config &config = m_gateway.workspace()->config();
+    const config::Config &running = m_gateway.workspace()->config();
+    std::optional<config::Config> stored;
+    if (m_listenOverride && running.listenHost == m_listenOverride->runningHost
+        && running.listenPort == m_listenOverride->runningPort) {
+        stored = running;
+        stored->listenHost = m_listenOverride->storedHost;
+        stored->listenPort = m_listenOverride->storedPort;
+    }
+    const config::Config &config = stored ? *stored : running;
     const auto document = m_vaulting.document(config);
     const QByteArray *json = std::get_if<QByteArray>(&document);
     if (!json)

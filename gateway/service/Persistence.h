@@ -13,6 +13,7 @@
 #include "storage/Store.h"
 
 #include <QObject>
+#include <optional>
 #include <variant>
 
 namespace sy::service {
@@ -44,6 +45,10 @@ public:
     void restoreLedger();
     // Writes what is pending now and waits for the store to commit it (shutdown).
     void flush();
+    // The gateway listens where the command line said (--port, --listen), not where the stored
+    // configuration says: edits keep storing `host`:`port`, so the override lasts one run. An
+    // edit that itself changes the listen address (an imported configuration) stores the new one.
+    void keepStoredListen(const QString &host, quint16 port);
 
 private:
     void onRequestFinished(const RequestRecord &record);
@@ -55,6 +60,8 @@ private:
     storage::Store &m_store;
     CredentialVaulting m_vaulting;
     quint64 m_lastLedgerSequence = 0;
+    struct ListenOverride { QString storedHost; quint16 storedPort; QString runningHost; quint16 runningPort; };
+    std::optional<ListenOverride> m_listenOverride;
 };
 
 } // namespace sy::service

@@ -113,6 +113,7 @@ storage::Store &StoreSetup::store()
 void StoreSetup::attach(GatewayService &gateway)
 {
     m_persistence = std::make_unique<Persistence>(gateway, *m_store, m_vault.get());
+    m_persistence->keepStoredListen(m_chosenHost, m_chosenPort);
     m_persistence->restoreLedger();
     if (m_rebased > 0)
         emit gateway.configApplied();   // persistence stores the rebased channels as an edit

@@ -54,8 +54,15 @@ public:
     static std::variant<std::unique_ptr<StoreSetup>, QString> open(const StoreChoice &choice, config::Config seed);
     ~StoreSetup();   // commits what the store has queued, then stops the storage thread
 
-    // The configuration chosen by open(); call once, before creating the gateway.
-    config::Config takeConfig() { return std::move(m_config); }
+    // The configuration chosen by open(); call once, before creating the gateway. A listen
+    // address changed afterwards (--port, --listen) lasts this run only: edits keep storing the
+    // chosen one.
+    config::Config takeConfig()
+    {
+        m_chosenHost = m_config.listenHost;
+        m_chosenPort = m_config.listenPort;
+        return std::move(m_config);
+    }
     bool configFromStore() const { return m_fromStore; }
     // Channels moved onto this start's demo simulator (0 when not the demo).
     int rebasedChannels() const { return m_rebased; }
@@ -76,6 +83,8 @@ private:
     std::unique_ptr<storage::CredentialVault> m_vault;   // before m_persistence: it outlives it
     std::unique_ptr<Persistence> m_persistence;
     config::Config m_config;
+    QString m_chosenHost;
+    quint16 m_chosenPort = 0;
     bool m_fromStore = false;
     int m_rebased = 0;
     QString m_simulatorUrl;

@@ -155,3 +155,40 @@ TEST(StoreSetupTest, RemoveDatabaseFilesDeletesTheCompanions)
     EXPECT_FALSE(QFile::exists(path + "-shm"));
     EXPECT_TRUE(service::removeDatabaseFiles(path).isEmpty()) << "nothing to delete is not an error";
 }
+
+TEST(StoreSetupTest, CommandLineListenLastsOneRunButAnEditedListenIsStored)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto listenStored = [&path] {
+        auto setup = openOk({path, {}}, configWith(QStringLiteral("http://127.0.0.1:4000")));
+        const config::Config config = setup ? setup->takeConfig() : config::Config{};
+        return QStringLiteral("%1:%2").arg(config.listenHost).arg(config.listenPort);
+    };
+    {
+        auto setup = openOk({path, {}}, configWith(QStringLiteral("http://127.0.0.1:4000")));
+        ASSERT_TRUE(setup);
+        config::Config config = setup->takeConfig();
+        config.listenPort = 18555;                     // --port 18555
+        service::GatewayService gateway(config);
+        setup->attach(gateway);
+        config.settings.maxAttempts = 3;               // an edit made in the dashboard
+        gateway.applyConfig(config);
+        setup->flush();
+    }
+    EXPECT_EQ(listenStored(), "127.0.0.1:0") << "the override is not stored with the edit";
+    {
+        auto setup = openOk({path, {}}, configWith(QStringLiteral("http://127.0.0.1:4000")));
+        ASSERT_TRUE(setup);
+        config::Config config = setup->takeConfig();
+        EXPECT_EQ(config.settings.maxAttempts, 3) << "the edit itself was stored";
+        config.listenPort = 18555;
+        service::GatewayService gateway(config);
+        setup->attach(gateway);
+        config.listenPort = 18666;                     // an imported configuration with its own listen
+        gateway.applyConfig(config);
+        setup->flush();
+    }
+    EXPECT_EQ(listenStored(), "127.0.0.1:18666");
+}
