@@ -3,6 +3,8 @@
 // the database and the in-memory log keep (GET /admin/requests lists both).
 #include "StoredAdminFixture.h"
 
+#include <QThread>
+
 namespace sy::system_test {
 namespace {
 
@@ -42,8 +44,12 @@ TEST_F(LogRetentionTest, LoweringTheCountDropsTheOldestEverywhere)
 {
     startStoredGateway(adminConfig());
     QStringList ids;
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 5; ++i) {
         ids.prepend(sendChat());  // newest first, as listed
+        // Times are kept to the millisecond: two requests in the same one would tie, and a tie's
+        // order is not their arrival order. Each request gets its own millisecond.
+        QThread::msleep(2);
+    }
     ASSERT_TRUE(test::waitUntil([&] { return storedCount() == 5; }, 5s)) << storedCount();
     EXPECT_EQ(listedIds(), ids);
 
