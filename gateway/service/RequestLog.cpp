@@ -49,10 +49,10 @@ void RequestLog::add(RequestRecord record)
 
 std::vector<RequestRecord> RequestLog::query(const RequestFilter &filter) const
 {
-    std::vector<RequestRecord> out;
+    // Newest arrival first, like the database (at DESC): records are kept in the order requests
+    // finished, and a slow request that arrived earlier finishes after quicker later ones.
+    std::vector<const RequestRecord *> matches;
     for (const RequestRecord &r : m_records) {
-        if (int(out.size()) >= filter.limit)
-            break;
         if (!filter.keyName.isEmpty() && r.keyName != filter.keyName)
             continue;
         if (!filter.model.isEmpty() && r.requestedModel != filter.model && r.answeringModel != filter.model)
@@ -63,8 +63,15 @@ std::vector<RequestRecord> RequestLog::query(const RequestFilter &filter) const
             continue;
         if (filter.failedOver && *filter.failedOver != r.failedOver())
             continue;
-        out.push_back(r);
+        matches.push_back(&r);
     }
+    const std::size_t count = std::min(matches.size(), std::size_t(std::max(filter.limit, 0)));
+    std::stable_sort(matches.begin(), matches.end(),
+                     [](const RequestRecord *a, const RequestRecord *b) { return a->at > b->at; });
+    std::vector<RequestRecord> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        out.push_back(*matches[i]);
     return out;
 }
 

@@ -32,6 +32,7 @@ public:
     // `nowUtc`. Trims at once; add() then measures age from the arrival of the record it adds.
     void setRetention(int maxAgeDays, int maxCount, const QDateTime &nowUtc);
     void add(RequestRecord record);
+    // The records matching `filter`, newest arrival first, at most filter.limit.
     std::vector<RequestRecord> query(const RequestFilter &filter) const;
     std::optional<RequestRecord> find(const QByteArray &id) const;
     int size() const { return int(m_records.size()); }
