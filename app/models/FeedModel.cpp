@@ -47,8 +47,16 @@ void FeedModel::apply(const service::DashboardSnapshot &snapshot)
     if (fresh.empty())
         return;
     m_all.insert(m_all.begin(), fresh.begin(), fresh.end());
-    if (int(m_all.size()) > kKept)
-        m_all.resize(size_t(kKept));
+    // Failovers and errors stay listed however busy the gateway is: the plain requests (shown
+    // only with "All requests") are what is forgotten first.
+    std::vector<service::FeedEvent> kept;
+    int plain = 0;
+    int notable = 0;
+    for (service::FeedEvent &event : m_all) {
+        if (isNotable(event) ? notable++ < kShown : plain++ < kKept)
+            kept.push_back(std::move(event));
+    }
+    m_all = std::move(kept);
     refilter();
 }
 
@@ -65,7 +73,7 @@ void FeedModel::refilter()
 {
     std::vector<service::FeedEvent> shown;
     for (const service::FeedEvent &event : m_all) {
-        if (m_showAll || event.failedOver || event.status >= 400)
+        if (m_showAll || isNotable(event))
             shown.push_back(event);
         if (int(shown.size()) == kShown)
             break;

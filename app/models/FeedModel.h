@@ -46,9 +46,11 @@ protected:
 
 private:
     void refilter();
+    // What the feed is for: a request that failed over or failed.
+    static bool isNotable(const service::FeedEvent &event) { return event.failedOver || event.status >= 400; }
 
-    static constexpr int kKept = 500;    // events remembered
-    static constexpr int kShown = 50;    // rows shown
+    static constexpr int kKept = 500;    // plain requests remembered (shown with showAll)
+    static constexpr int kShown = 50;    // rows shown; as many failovers and errors are remembered
 
     bool m_showAll = false;
     std::vector<service::FeedEvent> m_all;

@@ -51,8 +51,11 @@ std::vector<RequestRecord> RequestLog::query(const RequestFilter &filter) const
 {
     // Newest arrival first, like the database (at DESC): records are kept in the order requests
     // finished, and a slow request that arrived earlier finishes after quicker later ones.
-    std::vector<const RequestRecord *> matches;
+    // (record, position in finishing order): ties in arrival keep the finishing order.
+    std::vector<std::pair<const RequestRecord *, std::size_t>> matches;
+    std::size_t position = 0;
     for (const RequestRecord &r : m_records) {
+        ++position;
         if (!filter.keyName.isEmpty() && r.keyName != filter.keyName)
             continue;
         if (!filter.model.isEmpty() && r.requestedModel != filter.model && r.answeringModel != filter.model)
@@ -63,15 +66,17 @@ std::vector<RequestRecord> RequestLog::query(const RequestFilter &filter) const
             continue;
         if (filter.failedOver && *filter.failedOver != r.failedOver())
             continue;
-        matches.push_back(&r);
+        matches.emplace_back(&r, position);
     }
+    // Only the first `limit` need ordering (the dashboard asks four times a second).
     const std::size_t count = std::min(matches.size(), std::size_t(std::max(filter.limit, 0)));
-    std::stable_sort(matches.begin(), matches.end(),
-                     [](const RequestRecord *a, const RequestRecord *b) { return a->at > b->at; });
+    std::partial_sort(matches.begin(), matches.begin() + qsizetype(count), matches.end(), [](const auto &a, const auto &b) {
+        return a.first->at != b.first->at ? a.first->at > b.first->at : a.second < b.second;
+    });
     std::vector<RequestRecord> out;
     out.reserve(count);
     for (std::size_t i = 0; i < count; ++i)
-        out.push_back(*matches[i]);
+        out.push_back(*matches[i].first);
     return out;
 }
 

@@ -79,3 +79,23 @@ TEST(FeedModelTest, ShowsAtMostFiftyRows)
     EXPECT_EQ(model.rowCount(), 50);
     EXPECT_EQ(idAt(model, 0), "r229");
 }
+
+TEST(FeedModelTest, FailoversOutliveAnyAmountOfPlainTraffic)
+{
+    FeedModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.apply(withFeed({event("failover", 200, true), event("error", 503, false)}));
+    // A busy gateway: 2,000 plain requests after them, 50 per frame as the snapshot carries.
+    for (int frame = 0; frame < 40; ++frame) {
+        std::vector<service::FeedEvent> feed;
+        for (int i = 49; i >= 0; --i)
+            feed.push_back(event(QByteArray("plain-") + QByteArray::number(frame * 50 + i), 200, false));
+        model.apply(withFeed(std::move(feed)));
+    }
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(idAt(model, 0), "failover");
+    EXPECT_EQ(idAt(model, 1), "error");
+    model.setShowAll(true);
+    EXPECT_EQ(model.rowCount(), 50);
+    EXPECT_EQ(idAt(model, 0), "plain-1999");
+}
