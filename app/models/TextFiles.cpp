@@ -28,6 +28,8 @@ QString TextFiles::saveText(const QString &path, const QString &text) const
     QSaveFile file(local);
     if (!file.open(QIODevice::WriteOnly))
         return tr("Cannot write %1: %2").arg(local, file.errorString());
+    // Owner only, like the database: an export may carry credentials and the admin token.
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     const QByteArray bytes = text.toUtf8();
     if (file.write(bytes) != bytes.size() || !file.commit())
         return tr("Cannot write %1: %2").arg(local, file.errorString());

@@ -1,5 +1,7 @@
 #include "service/AttemptPlan.h"
 
+#include "service/CredentialVaulting.h"
+
 namespace sy::service {
 
 QSet<QString> parseSimulateFail(const QByteArray &header)
@@ -48,6 +50,8 @@ AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request,
         for (int credential : order) {
             PlannedAttempt attempt = base;
             attempt.credential = credential;
+            if (candidate.channel->credentials[size_t(credential)].startsWith(QLatin1String(kVaultReferencePrefix)))
+                attempt.kind = PlannedAttempt::Kind::CredentialUnavailable;
             plan.attempts.push_back(attempt);
         }
         for (int credential : limited) {

@@ -13,7 +13,9 @@
 namespace sy::service {
 
 struct PlannedAttempt {
-    enum class Kind { Upstream, SimulatedFail, RateLimitedSkip };
+    // CredentialUnavailable: the credential is a keychain reference the OS keychain did not
+    // return at start (locked, or the entry is gone): it is never sent upstream.
+    enum class Kind { Upstream, SimulatedFail, RateLimitedSkip, CredentialUnavailable };
     Kind kind = Kind::Upstream;
     const config::Channel *channel = nullptr;
     const config::ChannelModel *served = nullptr;

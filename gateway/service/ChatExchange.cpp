@@ -117,6 +117,13 @@ void ChatExchange::tryNext()
                          .arg(attempt.credential + 1).arg(std::max<qint64>(1, wait.count())));
             continue;
         }
+        case PlannedAttempt::Kind::CredentialUnavailable:
+            m_used[i] = true;
+            addTrace(QStringLiteral("skipped"), std::nullopt,
+                     QStringLiteral("credential %1 is not available: the OS keychain did not return it "
+                                    "(locked, or the entry was removed); enter it again in the channel")
+                         .arg(attempt.credential + 1));
+            continue;
         case PlannedAttempt::Kind::Upstream:
             if (refusedForMoney(attempt)) {
                 m_used[i] = true;

@@ -21,8 +21,10 @@ Pane {
     property string formError: ""
     property string formErrorField: ""
 
-    onActiveChanged: if (active) reload()
-    Component.onCompleted: if (active) reload()
+    // Load once the editor is complete (its `api` is set) and then each time it is shown again.
+    property bool completed: false
+    onActiveChanged: if (active && completed) reload()
+    Component.onCompleted: { completed = true; if (active) reload() }
 
     function reload() {
         api.admin("GET", "/admin/models", undefined, (status, reply) => {

@@ -104,6 +104,32 @@ protected:
     }
 };
 
+
+// The Configure page's editors against the real host: GatewayHost::admin answers reach QML as
+// real JS objects and arrays (not text), and a key created in the form is listed.
+TEST_F(DashboardTest, KeysEditorListsAndCreatesKeysThroughTheRealHost)
+{
+    window->setProperty("currentPage", 3);   // Configure; Keys is its first section
+    QObject *keys = child<QObject>("keysEditor");
+    ASSERT_NE(keys, nullptr);
+    auto names = [keys] {
+        QStringList out;
+        for (const QVariant &key : keys->property("keys").toList())
+            out << key.toMap().value("name").toString();
+        return out;
+    };
+    ASSERT_TRUE(waitUntil([&] { return names() == QStringList{"demo"}; }, 10s)) << names().join(',').toStdString();
+    // The model list comes with its own answer, after the keys'.
+    EXPECT_TRUE(waitUntil([&] { return keys->property("models").toList().contains(QStringLiteral("deepseek/deepseek-v4-flash")); }, 10s));
+
+    QObject *nameField = child<QObject>("newKeyName");
+    ASSERT_NE(nameField, nullptr);
+    nameField->setProperty("text", QStringLiteral("ide"));
+    ASSERT_TRUE(QMetaObject::invokeMethod(keys, "create"));
+    EXPECT_TRUE(waitUntil([&] { return names().contains(QStringLiteral("ide")); }, 10s)) << names().join(',').toStdString();
+    EXPECT_TRUE(keys->property("secret").toString().startsWith(QStringLiteral("sk-sy-"))) << "shown once, after creation";
+}
+
 using StartFailureTest = DashboardFixture;
 
 TEST_F(DashboardTest, OverviewShowsATilePerDemoChannel)

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QUrl>
 
@@ -110,4 +111,22 @@ TEST(TextFilesTest, LocalPathOfPathsAndUrls)
     EXPECT_EQ(TextFiles::localPath("relative/a.yaml"), "relative/a.yaml");
     EXPECT_EQ(TextFiles::localPath("file:///tmp/a%20b.yaml"), "/tmp/a b.yaml");
     EXPECT_EQ(TextFiles::localPath("https://example.com/a.yaml"), QString());
+}
+
+TEST(TextFilesTest, SavedFilesAreReadableByTheOwnerOnly)
+{
+    // An export may carry provider credentials: other local users must not read it.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("export.yaml");
+    {
+        QFile existing(path);   // an existing, world-readable file is replaced by a private one
+        ASSERT_TRUE(existing.open(QIODevice::WriteOnly));
+        existing.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+    }
+    TextFiles files;
+    ASSERT_EQ(files.saveText(path, QStringLiteral("credentials: [sk-x]\n")), QString());
+    const QFileDevice::Permissions p = QFileInfo(path).permissions();
+    EXPECT_TRUE(p & QFileDevice::ReadOwner);
+    EXPECT_FALSE(p & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther));
 }

@@ -111,5 +111,26 @@ TEST_F(CredentialsTest, EveryCredentialRateLimitedIs429WithoutUpstreamCalls)
     EXPECT_EQ(chat(chatBody(kModelA))->status(), 200);
 }
 
+TEST_F(CredentialsTest, KeychainReferenceThatWasNotResolvedIsNeverSentUpstream)
+{
+    // A credential the OS keychain did not return at start stays a reference in the running
+    // configuration: it is skipped with the reason, never sent as a Bearer token.
+    config::Config config = baseConfig();
+    channel(config, "alpha").credentials = {"switchyard-vault:space/0123456789abcdef"};
+    startGateway(std::move(config), std::make_unique<CredentialRoutedUpstream>(
+                                        QHash<QByteArray, QByteArray>{{"switchyard-vault:space/0123456789abcdef", "leaked"}}));
+    const auto answered = chat(chatBody(kModelA, {{"provider", QJsonObject{{"order", QJsonArray{"alpha"}}}}}));
+    ASSERT_EQ(answered->status(), 200) << answered->body().constData();
+    EXPECT_NE(answered->header("x-tsarrouter-provider"), "alpha");
+    const QJsonArray trace = attempts(*answered);
+    ASSERT_GE(trace.size(), 2);
+    EXPECT_EQ(trace.first().toObject().value("provider").toString(), "alpha");
+    EXPECT_EQ(trace.first().toObject().value("status").toString(), "skipped");
+    EXPECT_TRUE(trace.first().toObject().value("error").toString().contains("keychain"))
+        << trace.first().toObject().value("error").toString().toStdString();
+    EXPECT_EQ(hits("leaked"), 0);
+    EXPECT_EQ(hits("alpha"), 0);
+}
+
 } // namespace
 } // namespace sy::integration
