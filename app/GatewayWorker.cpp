@@ -9,6 +9,7 @@
 #include "service/StartFailure.h"
 #include "service/StoreSetup.h"
 
+#include <QDir>
 #include <QTimer>
 
 namespace sy::app {
@@ -74,6 +75,8 @@ void GatewayWorker::start(const GatewayStartOptions &options)
         return;
     if (options.port >= 0)
         config.listenPort = quint16(options.port);
+    if (!options.listenHost.isEmpty())
+        config.listenHost = options.listenHost;
 
     m_gateway = std::make_unique<service::GatewayService>(std::move(config), m_clock);
     m_store->attach(*m_gateway);
@@ -124,6 +127,9 @@ bool GatewayWorker::openStore(const GatewayStartOptions &options, config::Config
     }
     m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
     config = m_store->takeConfig();
+    if (!options.configPath.isEmpty() && m_store->configFromStore())
+        qInfo().noquote() << QStringLiteral("configuration from the database %1 (the file only seeds the first start)")
+                                 .arg(QDir::toNativeSeparators(path));
     return true;
 }
 

@@ -26,6 +26,7 @@ struct GatewayStartOptions {
     static constexpr int kConfiguredPort = -1;
     QString configPath;        // empty: the demo workspace
     int port = kConfiguredPort; // < 0 the configured (or default) port, 0 any free port, else that port
+    QString listenHost;        // empty: the configured host (--listen HOST:PORT sets both)
     QString databasePath;      // empty: the configuration's `database`, else the default file
                                // (switchyard.db, or demo.db for the demo) in the user's data directory
     bool resetDemo = false;    // the demo starts over: its database is deleted first

@@ -1,6 +1,7 @@
 // switchyard: the desktop app. Starts the gateway on its worker thread (the demo workspace when
 // no configuration is given), shows the dashboard and puts an icon in the system tray.
 #include "GatewayHost.h"
+#include "config/ConfigLoader.h"
 #include "Tray.h"
 
 #include <QApplication>
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
     const QCommandLineOption traffic(QStringLiteral("demo-traffic"), QStringLiteral("Start the demo traffic generator at RATE requests per second."), QStringLiteral("RATE"));
     const QCommandLineOption database(QStringLiteral("database"), QStringLiteral("SQLite database file (overrides the configuration's `database`; the demo's own file is demo.db in the data directory)."), QStringLiteral("FILE"));
     const QCommandLineOption resetDemo(QStringLiteral("reset-demo"), QStringLiteral("Start the demo workspace over: delete its database (edits, ledger, request log) first."));
-    parser.addOptions({config, port, traffic, database, resetDemo});
+    const QCommandLineOption listen(QStringLiteral("listen"), QStringLiteral("Gateway address for this run (overrides the configuration; e.g. 127.0.0.1:8080)."), QStringLiteral("HOST:PORT"));
+    parser.addOptions({config, port, listen, traffic, database, resetDemo});
     parser.process(app);
 
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
@@ -48,6 +50,14 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "switchyard: --port expects 0..65535, got '%s'\n", qPrintable(parser.value(port)));
             return 2;
         }
+    }
+    if (parser.isSet(listen)) {
+        quint16 listenPort = 0;
+        if (!sy::config::parseListenAddress(parser.value(listen), options.listenHost, listenPort)) {
+            std::fprintf(stderr, "switchyard: --listen expects HOST:PORT, got '%s'\n", qPrintable(parser.value(listen)));
+            return 2;
+        }
+        options.port = listenPort;
     }
     sy::app::GatewayHost gateway;
     gateway.start(options);

@@ -44,4 +44,8 @@ LoadResult loadConfigText(const QByteArray &text, const QString &sourceName,
 LoadResult loadConfigFile(const QString &path,
                           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
+// A `listen` value ("127.0.0.1:8080", "localhost:0", "[::1]:8080") as the configuration accepts
+// it, for command line options. False when it does not have that shape. Any thread.
+bool parseListenAddress(const QString &text, QString &host, quint16 &port);
+
 } // namespace sy::config

@@ -1,6 +1,8 @@
 // Top-level fields, settings, models and virtual models (channels and keys have their own files).
 #include "config/Sections.h"
 
+#include "config/ConfigLoader.h"
+
 #include <QRegularExpression>
 #include <limits>
 
@@ -236,3 +238,16 @@ void readDocument(Reader &reader, const YAML::Node &root, Config &config, Marks 
 }
 
 } // namespace sy::config::detail
+
+namespace sy::config {
+
+bool parseListenAddress(const QString &text, QString &host, quint16 &port)
+{
+    int value = 0;
+    if (!detail::parseListen(text, host, value) || value > 65535)
+        return false;
+    port = quint16(value);
+    return true;
+}
+
+} // namespace sy::config

@@ -26,6 +26,8 @@ QString listenFailureMessage(const QString &host, quint16 port, const QString &r
     QAbstractSocket::SocketError error = port == 0 ? QAbstractSocket::UnknownSocketError : probe(host, port);
     if (error == QAbstractSocket::UnknownSocketError && rawError.contains(QLatin1String("already in use")))
         error = QAbstractSocket::AddressInUseError;   // freed in between: the first answer stands
+    else if (error == QAbstractSocket::UnknownSocketError && rawError.contains(QLatin1String("address is not available")))
+        error = QAbstractSocket::SocketAddressNotAvailableError;   // port 0 is not probed
     switch (error) {
     case QAbstractSocket::AddressInUseError:
         return QStringLiteral("Port %1 is already in use by another program. %2").arg(port).arg(whatToDo);
@@ -35,7 +37,7 @@ QString listenFailureMessage(const QString &host, quint16 port, const QString &r
     case QAbstractSocket::SocketAddressNotAvailableError:
     case QAbstractSocket::HostNotFoundError:
         return QStringLiteral("%1 is not an address of this computer, so the gateway cannot listen on it. "
-                              "Change `listen` in the configuration (127.0.0.1 keeps it private).").arg(host);
+                              "Start with --listen 127.0.0.1:%2 (private to this computer).").arg(host).arg(port);
     default:
         return QStringLiteral("The gateway cannot listen on %1:%2 (%3). %4").arg(host).arg(port).arg(rawError, whatToDo);
     }

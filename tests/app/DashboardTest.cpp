@@ -248,6 +248,17 @@ TEST_F(DashboardTest, RequestsPageShowsTheRouteTraceOfAFailedOverRequest)
     EXPECT_TRUE(child<QObject>("traceStatus")->property("text").toString().contains("failed over"));
 }
 
+TEST_F(StartFailureTest, AddressOfAnotherComputerSaysHowToListenPrivately)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.listenHost = QStringLiteral("192.0.2.1");   // TEST-NET-1: never an address of this machine
+    options.port = 0;
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("192.0.2.1 is not an address of this computer"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--listen 127.0.0.1:"));
+}
+
 TEST_F(StartFailureTest, PortInUseNamesThePortInTheWindow)
 {
     QTcpServer occupant;
