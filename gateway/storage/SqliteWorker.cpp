@@ -7,6 +7,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
@@ -109,6 +110,11 @@ std::optional<QString> SqliteWorker::openReadWrite()
             return query.lastError().text();
         if (!query.exec(QStringLiteral("PRAGMA foreign_keys=ON")))
             return query.lastError().text();
+        // Deleted content is overwritten, not only unlinked: a replaced configuration document
+        // (e.g. one whose credentials moved into the OS keychain) leaves no readable copy in
+        // freed pages.
+        if (!query.exec(QStringLiteral("PRAGMA secure_delete=ON")))
+            return query.lastError().text();
     }
     return migrate(m_db, schemaMigrations());
 }
@@ -201,6 +207,16 @@ bool SqliteWorker::commitPending()
                                        << "ledger entries already booked (a charge for the same request,"
                                           " or the same sequence):"
                                        << outcome.ignoredSamples.join(QStringLiteral("; "));
+    // A configuration write leaves the previous document in earlier WAL frames: copy the WAL
+    // into the database and empty it, so the file holds only the new one. Configuration writes
+    // are rare (edits), so the cost does not matter.
+    const bool wroteConfig = std::any_of(batch.begin(), batch.end(),
+                                         [](const WriteOp &op) { return std::holds_alternative<ConfigWrite>(op); });
+    if (wroteConfig) {
+        QSqlQuery checkpoint(m_db);
+        if (!checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")))
+            qCWarning(lcStorage) << "checkpoint of" << m_path << "failed:" << checkpoint.lastError().text();
+    }
     ++m_stats.transactions;
     m_stats.committedWrites += batch.size() - outcome.rejected;
     m_stats.ignoredLedgerEntries += outcome.ignoredLedgerEntries;

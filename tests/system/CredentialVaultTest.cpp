@@ -160,6 +160,9 @@ TEST_F(CredentialVaultStoreTest, PlainCredentialsOfAnEarlierRunMoveIntoTheVault)
     EXPECT_EQ(config.channels[0].credentials, QStringList{kVaultCanary});
     EXPECT_TRUE(vault.holds(kVaultCanary));
     EXPECT_FALSE(store->loadConfig().value_or(QByteArray()).contains(kVaultCanary));
+    // Nor anywhere in the files: the replaced document is overwritten, not only unlinked, and
+    // the WAL that held it is emptied.
+    EXPECT_FALSE(fileBytes(path()).contains(kVaultCanary));
 }
 
 TEST_F(CredentialVaultStoreTest, AnUnavailableVaultLeavesReferencesUnresolvedButStarts)
