@@ -220,7 +220,8 @@ void GatewayWorker::adminCall(quint64 tag, const QByteArray &method, const QByte
     m_gateway->admin()->invoke(method, target, body, [this, tag](int status, const QByteArray &reply) {
         emit adminReplied(tag, status, reply);
     });
-    publish();   // an edit shows in the dashboard at once, not at the next tick
+    if (method != "GET")
+        publish();   // an edit shows in the dashboard at once, not at the next tick
 }
 
 QStringList GatewayWorker::allModels() const

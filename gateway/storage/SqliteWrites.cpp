@@ -173,12 +173,6 @@ sqlite3_stmt *WriteStatements::get(sqlite3 *handle, int index, const char *sql, 
     return statement;
 }
 
-std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops)
-{
-    WriteStatements statements;
-    return writeBatch(db, ops, statements);
-}
-
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
                                               WriteStatements &statements)
 {

@@ -60,8 +60,6 @@ private:
 // rolled back and the message returned: none of `ops` was written.
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
                                               WriteStatements &statements);
-// The same with statements prepared for this batch only.
-std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops);
 
 struct RetentionPolicy {
     int maxAgeDays = 0;  // ≤ 0: no age bound

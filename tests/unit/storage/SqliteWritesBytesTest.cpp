@@ -230,7 +230,8 @@ TEST(SqliteWritesBytesTest, EdgeItemsHaveTheOutcomeTheyHadBefore)
         Database viaQt(dir.filePath(QStringLiteral("qt.db")));
         Database viaWrites(dir.filePath(QStringLiteral("writes.db")));
         const bool before = writeThroughQt(viaQt.db(), {items[i]});
-        const auto now = writeBatch(viaWrites.db(), {items[i]});
+        WriteStatements statements;   // finalized before viaWrites closes
+        const auto now = writeBatch(viaWrites.db(), {items[i]}, statements);
         EXPECT_EQ(std::holds_alternative<BatchOutcome>(now), before) << "item " << i;
         EXPECT_EQ(dump(viaWrites.db()), dump(viaQt.db())) << "item " << i;
     }
