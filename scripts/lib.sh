@@ -34,10 +34,16 @@ configure_build() {
   local stamp="$dir/.switchyard-configure-args" args="$*"
   if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$args" ]; then
     say "configuring $dir"
-    cmake -S "$SWITCHYARD_ROOT" -B "$dir" -G Ninja "$@"
+    local launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S "$SWITCHYARD_ROOT" -B "$dir" -G Ninja "${launcher[@]}" "$@"
     printf '%s' "$args" > "$stamp"
   fi
 }
+
+# ccache (when installed) shares compiled objects between checkouts: paths under the repo are
+# hashed relative to it, and the build directory's own path is left out of the hash.
+export CCACHE_BASEDIR="$SWITCHYARD_ROOT" CCACHE_NOHASHDIR=1
 
 build_targets() {
   local dir="$1"; shift
