@@ -41,10 +41,6 @@ configure_build() {
   fi
 }
 
-# ccache (when installed) shares compiled objects between checkouts: paths under the repo are
-# hashed relative to it, and the build directory's own path is left out of the hash.
-export CCACHE_BASEDIR="$SWITCHYARD_ROOT" CCACHE_NOHASHDIR=1
-
 build_targets() {
   local dir="$1"; shift
   say "building ${*:-all} in $dir"
