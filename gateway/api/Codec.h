@@ -32,6 +32,7 @@ struct WriterOptions {
     QString publicModel;          // the model id the client sees (never the upstream's name)
     QByteArray requestId;         // the gateway's id, for ids the format needs and none came
     bool includeUsage = false;    // OpenAI streams: stream_options.include_usage was asked
+    bool captureText = false;     // fill TranslatedAnswer/TranslatedEvent::text (content logging)
 };
 
 // Writes one canonical stream in a client format. Each call returns the bytes to send (possibly

@@ -24,6 +24,9 @@ struct ClientRequest {
     // The canonical form, parsed at ingress when a translation may be needed (or always for
     // formats whose ingress validates through it); null otherwise.
     std::shared_ptr<const CanonicalRequest> canonical;
+    // Headers of the client's that a channel of the same format gets too (anthropic-version,
+    // anthropic-beta); a translated request never carries them.
+    WireHeaders forwardHeaders;
 };
 
 struct TranslatedAnswer {
@@ -60,5 +63,9 @@ public:
 // attempt's public model id. Returns null when the pair cannot be served (a format without a
 // codec or dialect, or a bridge without the canonical request).
 std::unique_ptr<Translator> makeTranslator(const ClientRequest &client, Format channel, const WriterOptions &options);
+
+// The byte-keeping translator of a format other than OpenAI Chat for a client and channel of that
+// same format; null when the format has none (the canonical bridge serves it then).
+std::unique_ptr<Translator> makePassThrough(const ClientRequest &client, const WriterOptions &options);
 
 } // namespace sy::api

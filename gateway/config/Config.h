@@ -85,6 +85,11 @@ struct Settings {
     int logRetentionCount = 100'000;
     // Opt-in: keep each request's messages and the answer's text with its log record.
     bool logMessageContent = false;
+    // Longest a request may run from arrival to its last byte; a stream past it ends with the
+    // interrupted-stream signal (SPEC §5), a plain request with 504.
+    int maxRequestS = 3600;
+    // Largest single upstream stream event; a larger one ends the attempt as malformed.
+    qint64 maxStreamEventBytes = 1024 * 1024;
 };
 
 struct Config {

@@ -193,6 +193,8 @@ Value documentValue(Builder &b, const Config &c, Secrets secrets)
     put(s, "log_retention_days", integer(c.settings.logRetentionDays));
     put(s, "log_retention_count", integer(c.settings.logRetentionCount));
     put(s, "log_message_content", boolean(c.settings.logMessageContent));
+    put(s, "max_request_s", integer(c.settings.maxRequestS));
+    put(s, "max_stream_event_bytes", integer(c.settings.maxStreamEventBytes));
     put(doc, "settings", std::move(s));
     Value channels = list(false), models = list(false), virtuals = list(false), keys = list(false);
     for (std::size_t i = 0; i < c.channels.size(); ++i)
@@ -358,7 +360,7 @@ auto fields(const Settings &s)
 {
     return std::tie(s.firstChunkTimeoutS, s.keyLimitWaitS, s.capacityWaitS, s.retryPauseMs,
                     s.maxAttempts, s.maxBodyBytes, s.logRetentionDays, s.logRetentionCount,
-                    s.logMessageContent);
+                    s.logMessageContent, s.maxRequestS, s.maxStreamEventBytes);
 }
 auto fields(const Config &c)
 {

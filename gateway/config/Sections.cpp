@@ -64,7 +64,7 @@ void readSettings(Reader &reader, const YAML::Node &node, const QString &path, S
     MapView map(reader, node, path,
                 {"first_chunk_timeout_s", "key_limit_wait_s", "capacity_wait_s", "retry_pause_ms",
                  "max_attempts", "max_body_bytes", "log_retention_days", "log_retention_count",
-                 "log_message_content"});
+                 "log_message_content", "max_request_s", "max_stream_event_bytes"});
     if (!map.isMap())
         return;
     map.read("first_chunk_timeout_s", settings.firstChunkTimeoutS, Range::aboveUpTo(0, 3600));
@@ -76,6 +76,8 @@ void readSettings(Reader &reader, const YAML::Node &node, const QString &path, S
     map.read("log_retention_days", settings.logRetentionDays, Range::between(0, 36'500));
     map.read("log_retention_count", settings.logRetentionCount, Range::between(0, 1'000'000'000));
     map.read("log_message_content", settings.logMessageContent);
+    map.read("max_request_s", settings.maxRequestS, Range::aboveUpTo(0, 7 * 24 * 3600));
+    map.read("max_stream_event_bytes", settings.maxStreamEventBytes, Range::between(1024, 256.0 * 1024 * 1024));
 }
 
 std::optional<QDate> parseDate(const QString &text)

@@ -27,20 +27,27 @@ AdmissionGate::~AdmissionGate()
     m_state.keyLimiter.setOnRelease(nullptr);
 }
 
-void AdmissionGate::admit(AdmissionRequest request, Done done)
+std::optional<ErrorReply> breakerRefusal(GatewayState &state, const QString &keyName)
 {
-    const config::Key &key = request.key;
-    const limits::KeyBreaker::Verdict breaker = m_state.breaker.check(key.name);
+    const limits::KeyBreaker::Verdict breaker = state.breaker.check(keyName);
     if (breaker.state == limits::BreakerState::Disabled) {
-        ++m_state.refusals["key_breaker_disabled"];
-        return done(ErrorReply{403, QStringLiteral("This API key was disabled after repeated failed requests. Re-enable it in the dashboard."),
-                               "key_disabled_by_breaker"});
+        ++state.refusals["key_breaker_disabled"];
+        return ErrorReply{403, QStringLiteral("This API key was disabled after repeated failed requests. Re-enable it in the dashboard."),
+                          "key_disabled_by_breaker"};
     }
     if (breaker.state == limits::BreakerState::Suspended) {
-        ++m_state.refusals["key_breaker_suspended"];
-        return done(ErrorReply{429, QStringLiteral("This API key is suspended for a while: more than 90% of its recent requests failed."),
-                               "key_suspended", {}, secondsUp(breaker.retryAfter)});
+        ++state.refusals["key_breaker_suspended"];
+        const limits::BreakerPolicy &policy = state.breaker.policy();
+        return ErrorReply{429, QStringLiteral("This API key is suspended for a while: more than %1% of its requests in the last %2 s failed "
+                                                 "(at least %3 requests).")
+                                   .arg(policy.failureShareAbove * 100, 0, 'g', 4).arg(policy.window.count()).arg(policy.minRequests),
+                          "key_suspended", {}, secondsUp(breaker.retryAfter)};
     }
+    return std::nullopt;
+}
+
+void AdmissionGate::admit(AdmissionRequest request, Done done)
+{
     Waiter waiter{std::move(request), std::move(done), m_clock.now(), {}, nullptr};
     waiter.deadline = waiter.since + waiter.request.keyWait;
     if (tryOnce(waiter))

@@ -34,6 +34,11 @@ struct AdmissionRequest {
     std::chrono::milliseconds keyWait{2000};
 };
 
+// The key breaker's verdict on `keyName` (SPEC §8): a 403 for a disabled key, a 429 with
+// retry-after for a suspended one (counted in state.refusals), nothing for a closed breaker.
+// Checked once per request, before anything else about it.
+std::optional<ErrorReply> breakerRefusal(GatewayState &state, const QString &keyName);
+
 class AdmissionGate : public QObject {
     Q_OBJECT
 public:

@@ -1,7 +1,11 @@
 #include "service/ChatExchange.h"
 
+#include "core/SecretRedaction.h"
+#include "service/ErrorReply.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimer>
 #include <QTimerEvent>
 
 namespace sy::service {
@@ -9,9 +13,8 @@ namespace sy::service {
 namespace {
 
 constexpr qsizetype kMaxUpstreamBody = 64 * 1024 * 1024;
-constexpr std::chrono::milliseconds kDefaultRetryAfter{5'000};
 
-// The upstream's own error message, if its body is an error object of any of the three formats.
+// The upstream's own error message, if its body is an error object of any of the formats.
 QString upstreamMessage(const QByteArray &body)
 {
     const QJsonObject obj = QJsonDocument::fromJson(body).object();
@@ -26,16 +29,20 @@ QString upstreamMessage(const QByteArray &body)
 
 ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
                            std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream,
-                           GatewayState &routing, const Clock &clock, QObject *parent)
+                           GatewayState &state, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_context(std::move(context))
     , m_workspace(std::move(workspace))
     , m_request(std::move(request))
+    , m_client(m_request.clientRequest())
     , m_sink(std::move(sink))
     , m_ticket(std::move(ticket))
     , m_upstream(upstream)
-    , m_state(routing)
+    , m_state(state)
     , m_clock(clock)
+    , m_report(state, clock)
+    , m_relay(m_sink)
+    , m_money(state.ledger, std::exchange(m_ticket.reservation, 0))
 {
 }
 
@@ -45,9 +52,9 @@ void ChatExchange::timerEvent(QTimerEvent *event)
     if (event->timerId() == m_firstChunkTimer.timerId()) {
         m_firstChunkTimer.stop();
         onFirstChunkTimeout();
-    } else if (event->timerId() == m_capacityTimer.timerId()) {
-        m_capacityTimer.stop();
-        onCapacityTimeout();
+    } else if (event->timerId() == m_deadlineTimer.timerId()) {
+        m_deadlineTimer.stop();
+        onRequestDeadline();
     } else {
         QObject::timerEvent(event);
     }
@@ -55,11 +62,8 @@ void ChatExchange::timerEvent(QTimerEvent *event)
 
 ChatExchange::~ChatExchange()
 {
+    // Destroyed without done() (the gateway shutting down): m_money releases the reservation.
     stopTransfer();
-    leaveCapacityQueue();
-    // Destroyed without done() (the gateway shutting down): nothing was charged.
-    if (m_ticket.reservation)
-        m_state.ledger.release(std::exchange(m_ticket.reservation, 0));
 }
 
 void ChatExchange::start()
@@ -74,17 +78,18 @@ void ChatExchange::start()
     for (const auto &[model, reason] : std::as_const(m_request.incapableFallbacks))
         m_trace.add({QString(), model, QStringLiteral("skipped"), std::nullopt, reason});
     m_sink->onClientGone([this] { onClientGone(); });
+    m_deadlineTimer.start(m_workspace->config().settings.maxRequestS * 1000, Qt::CoarseTimer, this);
     tryNext();
-}
-
-metrics::ChannelModel ChatExchange::metricsKey() const
-{
-    return {m_current->channel->id, m_current->modelId};
 }
 
 void ChatExchange::addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error)
 {
     m_trace.add({m_workspace->channelLabel(*m_current->channel), m_current->modelId, status, latencyMs, error});
+}
+
+QString ChatExchange::redacted(const QString &text) const
+{
+    return redactSecrets(text, m_current ? m_current->channel->credentials : QStringList());
 }
 
 void ChatExchange::tryNext()
@@ -98,7 +103,7 @@ void ChatExchange::tryNext()
     for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
         if (m_used[i])
             continue;
-        if (maxAttempts > 0 && m_upstreamAttempts >= maxAttempts)
+        if (!failover::mayStartAnotherAttempt(m_upstreamAttempts, maxAttempts))
             break;
         const PlannedAttempt &attempt = m_plan.attempts[i];
         m_current = &attempt;
@@ -125,7 +130,7 @@ void ChatExchange::tryNext()
                          .arg(attempt.credential + 1));
             continue;
         case PlannedAttempt::Kind::Upstream:
-            if (refusedForMoney(attempt)) {
+            if (m_money.refusesPaidFallback(*m_workspace, m_request.chain.value(0), attempt.modelId)) {
                 m_used[i] = true;
                 addTrace(QStringLiteral("insufficient_balance"), std::nullopt,
                          QStringLiteral("the balance is used up: a free model's paid fallback cannot run"));
@@ -139,23 +144,74 @@ void ChatExchange::tryNext()
     replyAllFailed();
 }
 
-bool ChatExchange::refusedForMoney(const PlannedAttempt &attempt) const
+bool ChatExchange::startWithCapacity(size_t index)
 {
-    // A free primary reserves nothing at admission; if its chain reaches a paid model after the
-    // balance has run out meanwhile, that attempt is refused for money (SPEC §6 status).
-    const billing::Ledger &ledger = m_state.ledger;
-    if (!ledger.isMetered() || m_ticket.reservation == 0)
-        return false;
-    const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
-    const config::Model *model = m_workspace->findModel(attempt.modelId);
-    if (!primary || !primary->free || (model && model->free))
-        return false;
-    return ledger.balance() - ledger.reservedInFlight() <= 0;
+    const PlannedAttempt &attempt = m_plan.attempts[index];
+    // The chosen channel first; when it is full, any other channel of the same model with room.
+    for (size_t i = index; i < m_plan.attempts.size(); ++i) {
+        const PlannedAttempt &candidate = m_plan.attempts[i];
+        if (m_used[i] || candidate.kind != PlannedAttempt::Kind::Upstream || candidate.modelId != attempt.modelId)
+            continue;
+        if (auto slot = m_state.capacity.tryAcquire(candidate.channel->id)) {
+            m_used[i] = true;
+            m_slot = std::move(slot);
+            ++m_upstreamAttempts;
+            sendAttempt(candidate);
+            return true;
+        }
+    }
+    return false;
 }
 
-QByteArray ChatExchange::upstreamBody(const PlannedAttempt &attempt) const
+void ChatExchange::queueForCapacity(const QString &modelId)
 {
-    return upstreamRequestBody(m_request, attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream);
+    QStringList channels;
+    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
+        const PlannedAttempt &a = m_plan.attempts[i];
+        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.modelId == modelId && !channels.contains(a.channel->id))
+            channels.append(a.channel->id);
+    }
+    if (!m_capacity)
+        m_capacity = std::make_unique<CapacityWait>(m_state.capacity, m_clock);
+    m_capacity->wait(channels, std::chrono::seconds(m_workspace->config().settings.capacityWaitS),
+                     [this](limits::CapacityQueue::Slot slot) { onCapacityGranted(std::move(slot)); },
+                     [this] { onCapacityTimeout(); });
+}
+
+void ChatExchange::onCapacityGranted(limits::CapacityQueue::Slot slot)
+{
+    if (m_finished) {
+        slot.release();
+        return;
+    }
+    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
+        const PlannedAttempt &a = m_plan.attempts[i];
+        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.channel->id == slot.channelId()) {
+            m_used[i] = true;
+            m_current = &a;
+            m_retriedCurrent = false;
+            m_slot.emplace(std::move(slot));
+            ++m_upstreamAttempts;
+            sendAttempt(a);
+            return;
+        }
+    }
+    slot.release();
+    tryNext();
+}
+
+void ChatExchange::onCapacityTimeout()
+{
+    if (m_finished)
+        return;
+    ++m_state.refusals["capacity_busy"];
+    replyError({429, QStringLiteral("All upstream capacity for this model is busy. Retry shortly."), "capacity_busy", {}, 2});
+}
+
+void ChatExchange::replyError(const ErrorReply &reply)
+{
+    sendErrorReply(*m_sink, m_context.requestId, reply, m_request.format);
+    done(reply.status, reply.message);
 }
 
 void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
@@ -167,37 +223,59 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     m_retryAfter.clear();
     m_body.clear();
     m_sse = {};
-    m_heldEvents.clear();
+    m_relay.resetHeld();
     m_usage = {};
-    m_firstByteAt.reset();
     if (m_capture)
         m_capture->resetAnswer();  // what a failed attempt held back never reached the client
 
+    const api::Format format = api::channelFormatFromName(channel.format).value_or(api::Format::OpenAiChat);
+    api::WriterOptions options;
+    options.publicModel = attempt.modelId;
+    options.requestId = m_context.requestId;
+    options.includeUsage = m_request.clientWantsUsage;
+    options.captureText = m_capture != nullptr;
+    m_translator = api::makeTranslator(m_client, format, options);
+    m_timing = {m_clock.now(), std::nullopt, {}};
+    if (!m_firstAttemptAt)
+        m_firstAttemptAt = m_timing.started;
+    if (!m_translator) {
+        // The configuration loader refuses formats the gateway cannot serve; this is the guard.
+        failover::AttemptOutcome outcome;
+        outcome.transportError = upstream::UpstreamErrorKind::Other;
+        m_report.started(attempt);
+        return attemptFailed(outcome, QStringLiteral("the gateway cannot translate this request to the channel's '%1' format")
+                                          .arg(channel.format));
+    }
+
+    const QString credential = attempt.credential >= 0 ? channel.credentials[attempt.credential] : QString();
+    api::WireRequest wire = m_translator->request(attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream,
+                                                  credential);
     upstream::UpstreamRequest request;
-    request.url = (channel.baseUrl + QStringLiteral("/chat/completions")).toUtf8();
-    request.headers = {{"content-type", "application/json"},
-                       {"accept", m_request.stream ? "text/event-stream" : "application/json"}};
-    if (attempt.credential >= 0)
-        request.headers.emplaceBack("authorization", "Bearer " + channel.credentials[attempt.credential].toUtf8());
-    request.body = upstreamBody(attempt);
+    request.url = channel.baseUrl.toUtf8() + wire.path;
+    request.headers = std::move(wire.headers);
+    request.body = std::move(wire.body);
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
 
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
-    m_attemptStart = m_clock.now();
-    if (!m_firstAttemptAt)
-        m_firstAttemptAt = m_attemptStart;
-    m_state.metrics.recordStart(metricsKey());
+    m_report.started(attempt);
     m_transfer = m_upstream.send(std::move(request), this, outage);
     m_transferActive = true;
     if (m_request.stream)
         m_firstChunkTimer.start(m_workspace->config().settings.firstChunkTimeoutS * 1000, Qt::PreciseTimer, this);
 }
 
+AttemptTiming ChatExchange::timingNow() const
+{
+    AttemptTiming timing = m_timing;
+    timing.ended = m_clock.now();
+    return timing;
+}
+
 qint64 ChatExchange::attemptLatencyMs() const
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_attemptStart).count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_timing.started).count();
 }
 
 void ChatExchange::stopTransfer()
@@ -211,7 +289,6 @@ void ChatExchange::stopTransfer()
 void ChatExchange::onHeaders(int status, const http::HeaderList &headers)
 {
     m_status = status;
-    m_firstByteAt = m_clock.now();
     m_contentType = http::headerValue(headers, "content-type");
     m_retryAfter = http::headerValue(headers, "retry-after");
 }
@@ -235,40 +312,39 @@ void ChatExchange::onChunk(const QByteArray &bytes)
         if (m_finished || !m_transferActive || m_transfer != transfer)
             return;
     }
+    const qint64 maxEvent = m_workspace->config().settings.maxStreamEventBytes;
+    if (m_sse.pendingBytes() > maxEvent) {
+        const QString reason = QStringLiteral("upstream stream event larger than %1 bytes").arg(maxEvent);
+        if (m_relay.committed())
+            return interruptStream(reason);
+        failover::AttemptOutcome outcome;
+        outcome.httpStatus = m_status;
+        outcome.emptyOrMalformed = true;
+        attemptFailed(outcome, reason);
+    }
 }
 
 void ChatExchange::handleStreamEvent(const api::SseEvent &event)
 {
-    if (event.data == "[DONE]")
-        return;  // the gateway writes its own [DONE] when the upstream body ends cleanly
-    StreamChunk chunk = rewriteStreamChunk(event.data, m_current->modelId, m_request.clientWantsUsage);
-    if (chunk.malformed || chunk.isError) {
-        const QString reason = chunk.malformed ? QStringLiteral("upstream sent a malformed stream event")
-                                               : QStringLiteral("upstream stream error: %1").arg(upstreamMessage(event.data));
-        if (m_committed)
+    api::TranslatedEvent out = m_translator->event(event);
+    if (out.malformed || out.upstreamError) {
+        const QString reason = out.malformed ? QStringLiteral("upstream sent a malformed stream event")
+                                             : QStringLiteral("upstream stream error: %1").arg(redacted(out.errorMessage.left(200)));
+        if (m_relay.committed())
             return interruptStream(reason);
         failover::AttemptOutcome outcome;
         outcome.httpStatus = m_status;
         outcome.emptyOrMalformed = true;
         return attemptFailed(outcome, reason);
     }
-    if (chunk.usage)
-        m_usage = *chunk.usage;
-    if (chunk.data.isEmpty())
-        return;
-    if (m_capture)
-        m_capture->addStreamChunk(chunk.data);
-    QByteArray out;
-    out.reserve(chunk.data.size() + 8);
-    out += "data: ";
-    out += chunk.data;
-    out += "\n\n";
-    if (m_committed) {
-        m_sink->write(out);
-        return;
-    }
-    m_heldEvents.push_back(std::move(out));
-    if (chunk.hasChoices)
+    if (out.usage)
+        m_usage = *out.usage;
+    if (m_capture && !out.text.isEmpty())
+        m_capture->appendAnswerText(out.text);
+    if (out.content && !m_timing.firstContent)
+        m_timing.firstContent = m_clock.now();
+    m_relay.relay(std::move(out.out));
+    if (out.content && !m_relay.committed())
         commitStream();
 }
 
@@ -280,8 +356,9 @@ http::HeaderList ChatExchange::traceHeaders() const
         {"X-TsarRouter-Model", m_current->modelId.toUtf8()},
         {"X-TsarRouter-Attempts", m_trace.toHeaderValue()},
     };
-    if (m_queued.count() > 0)
-        headers.emplaceBack("x-lovely-queued-ms", QByteArray::number(qint64(m_queued.count())));
+    const auto queued = m_capacity ? m_capacity->queued() : std::chrono::milliseconds(0);
+    if (queued.count() > 0)
+        headers.emplaceBack("x-lovely-queued-ms", QByteArray::number(qint64(queued.count())));
     if (const config::Model *model = m_workspace->findModel(m_current->modelId); model && model->deprecated) {
         headers.emplaceBack("X-Model-Deprecated", "true");
         headers.emplaceBack("Sunset", model->deprecated->toString(Qt::ISODate).toLatin1());
@@ -292,65 +369,34 @@ http::HeaderList ChatExchange::traceHeaders() const
 void ChatExchange::commitStream()
 {
     m_firstChunkTimer.stop();
-    m_committed = true;
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
     headers.emplaceBack("Content-Type", "text/event-stream");
     headers.emplaceBack("Cache-Control", "no-cache");
-    m_sink->begin(200, headers);
-    QByteArray held;
-    for (const QByteArray &event : m_heldEvents)
-        held += event;
-    m_heldEvents.clear();
-    m_sink->write(held);
+    m_relay.commit(headers);
 }
 
 void ChatExchange::interruptStream(const QString &reason)
 {
     stopTransfer();
-    // Pinned after the first chunk: no failover, but the channel's health hears about it.
-    m_state.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(attemptLatencyMs()), std::nullopt});
-    m_state.health.recordFailure(m_current->channel->id, m_current->modelId);
-    ChannelTotals &totals = m_state.totals[m_current->channel->id];
-    ++totals.attempts;
-    ++totals.errors;
-    const QJsonObject error{{"error", QJsonObject{{"code", "stream_interrupted"}, {"message", reason}}}};
-    m_sink->write("data: " + QJsonDocument(error).toJson(QJsonDocument::Compact) + "\n\n");
-    m_sink->finish();
+    m_report.interrupted(*m_current, timingNow());
+    m_relay.interrupt(m_translator->interrupted(reason));
     done(200);
 }
 
-void ChatExchange::recordSuccess()
+void ChatExchange::succeeded()
 {
-    const auto total = std::chrono::milliseconds(attemptLatencyMs());
-    std::optional<std::chrono::milliseconds> ttft;
-    if (m_firstByteAt)
-        ttft = std::chrono::duration_cast<std::chrono::milliseconds>(*m_firstByteAt - m_attemptStart);
-    std::optional<double> tokensPerSecond;
-    const auto generation = total - ttft.value_or(std::chrono::milliseconds(0));
-    if (m_usage.known && m_usage.completionTokens > 0 && generation.count() > 0)
-        tokensPerSecond = double(m_usage.completionTokens) * 1000.0 / double(generation.count());
-    m_state.metrics.recordFinish(metricsKey(), {true, ttft, total, tokensPerSecond});
-    ChannelTotals &totals = m_state.totals[m_current->channel->id];
-    ++totals.attempts;
-    totals.completionTokens += quint64(std::max<qint64>(0, m_usage.completionTokens));
-    // Streams are judged by their time to first token; their length depends on the answer.
-    m_state.health.recordSuccess(m_current->channel->id, m_current->modelId,
-                                   m_request.stream && ttft ? *ttft : total);
-    if (m_current->credential >= 0)
-        m_state.credentials.markSucceeded(m_current->channel->id, m_current->credential);
-    if (!m_context.conversation.isEmpty() && m_current->modelId == m_request.chain.first())
-        m_state.sticky.remember(m_context.conversation, m_current->channel->id);
+    m_report.succeeded(*m_current, timingNow(), m_usage, m_request.stream, m_context.conversation,
+                       m_current->modelId == m_request.chain.first());
 }
 
 void ChatExchange::onComplete()
 {
     m_transferActive = false;
-    if (m_request.stream && m_committed) {
-        // A clean end of the upstream body is a complete answer even without its [DONE].
-        recordSuccess();
-        m_sink->write(QByteArrayLiteral("data: [DONE]\n\n"));
-        m_sink->finish();
+    if (m_request.stream && m_relay.committed()) {
+        // A clean end of the upstream body is a complete answer even without its end marker.
+        succeeded();
+        m_relay.end(m_translator->endOfStream());
         return done(200);
     }
     failover::AttemptOutcome outcome;
@@ -362,32 +408,12 @@ void ChatExchange::onComplete()
     }
     if (success)
         return answerPlain();
-
-    const QString reason = QStringLiteral("HTTP %1: %2").arg(m_status).arg(upstreamMessage(m_body));
-    if (failover::decide(outcome) != failover::Decision::ReturnToClient)
-        return attemptFailed(outcome, reason);
-
-    // The request itself is wrong: not the channel's fault, so no health or metrics penalty.
-    m_firstChunkTimer.stop();
-    m_state.metrics.recordAbandoned(metricsKey());
-    addTrace(QStringLiteral("error"), attemptLatencyMs(), reason);
-    if (m_request.chain.size() == 1) {
-        http::HeaderList headers = traceHeaders();
-        headers.emplaceBack("Content-Type", m_contentType.isEmpty() ? QByteArray("application/json") : m_contentType);
-        m_sink->respond(m_status, headers, m_body);
-        return done(m_status);
-    }
-    // A chain goes on (seed 000: a client 4xx does not stop the enumeration); the answer is
-    // kept in case it turns out to be the last word.
-    m_clientErrorStatus = m_status;
-    m_clientErrorBody = m_body;
-    m_clientErrorType = m_contentType;
-    QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
+    attemptFailed(outcome, QStringLiteral("HTTP %1: %2").arg(m_status).arg(upstreamMessage(m_body)));
 }
 
 void ChatExchange::answerPlain()
 {
-    PlainAnswer answer = rewritePlainAnswer(m_body, m_current->modelId);
+    api::TranslatedAnswer answer = m_translator->answer(m_body);
     if (!answer.problem.isEmpty()) {
         failover::AttemptOutcome outcome;
         outcome.httpStatus = m_status;
@@ -396,11 +422,11 @@ void ChatExchange::answerPlain()
     }
     m_usage = answer.usage;
     if (m_capture)
-        m_capture->setPlainAnswer(answer.body);
-    recordSuccess();
+        m_capture->setAnswerText(answer.text);
+    succeeded();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
-    headers.emplaceBack("Content-Type", "application/json");
+    headers.emplaceBack("Content-Type", answer.contentType);
     m_sink->respond(200, headers, answer.body);
     done(200);
 }
@@ -409,7 +435,7 @@ void ChatExchange::onError(const upstream::UpstreamError &error)
 {
     m_transferActive = false;
     const QString reason = QStringLiteral("%1: %2").arg(QString::fromLatin1(upstream::errorKindName(error.kind)), error.message);
-    if (m_committed)
+    if (m_relay.committed())
         return interruptStream(QStringLiteral("upstream connection failed mid-stream (%1)").arg(reason));
     failover::AttemptOutcome outcome;
     outcome.transportError = error.kind;
@@ -418,41 +444,54 @@ void ChatExchange::onError(const upstream::UpstreamError &error)
 
 void ChatExchange::onFirstChunkTimeout()
 {
-    if (m_committed || !m_transferActive)
+    if (m_relay.committed() || !m_transferActive)
         return;
     failover::AttemptOutcome outcome;
     outcome.transportError = upstream::UpstreamErrorKind::FirstByteTimeout;
     attemptFailed(outcome, QStringLiteral("no first chunk within %1 s").arg(m_workspace->config().settings.firstChunkTimeoutS));
 }
 
+void ChatExchange::onRequestDeadline()
+{
+    if (m_finished)
+        return;
+    const QString reason = QStringLiteral("the request ran longer than the gateway's limit of %1 s (settings.max_request_s)")
+                               .arg(m_workspace->config().settings.maxRequestS);
+    if (m_relay.committed())
+        return interruptStream(reason);
+    if (m_current && m_transferActive) {
+        addTrace(QStringLiteral("error"), attemptLatencyMs(), reason);
+        m_report.abandoned(*m_current);
+    }
+    stopTransfer();
+    replyError({504, reason, "request_timeout", {}, 0});
+}
+
 void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const QString &reason)
 {
     m_firstChunkTimer.stop();
     stopTransfer();
-    const qint64 latency = attemptLatencyMs();
-    addTrace(QStringLiteral("error"), latency, reason);
-    m_clientErrorStatus = 0;  // SPEC §4: a client 4xx is returned only if it was the last error
+    addTrace(QStringLiteral("error"), attemptLatencyMs(), redacted(reason));
 
-    const QString &channelId = m_current->channel->id;
-    m_state.metrics.recordFinish(metricsKey(), {false, std::nullopt, std::chrono::milliseconds(latency), std::nullopt});
-    ChannelTotals &totals = m_state.totals[channelId];
-    ++totals.attempts;
-    ++totals.errors;
-    m_state.health.recordFailure(channelId, m_current->modelId);
-    if (m_current->credential >= 0 && outcome.httpStatus == 429 && !outcome.transportError) {
-        m_state.credentials.markRateLimited(channelId, m_current->credential,
-            limits::CredentialStates::parseRetryAfter(m_retryAfter, kDefaultRetryAfter, m_clock.wallNow()));
-    } else if (m_current->credential >= 0 && failover::blamesCredential(outcome)) {
-        m_state.credentials.markDemoted(channelId, m_current->credential);
-    }
+    failover::AttemptFacts facts;
+    facts.outcome = outcome;
+    facts.stream = m_request.stream;
+    facts.chainLength = int(m_request.chain.size());
+    facts.retriedAlready = m_retriedCurrent;
+    facts.attemptsMade = m_upstreamAttempts;
+    facts.maxAttempts = m_workspace->config().settings.maxAttempts;
+    facts.hasCredential = m_current->credential >= 0;
+    const failover::AfterFailure after = failover::decideAfterFailure(facts);
+    m_report.failed(*m_current, timingNow(), after, m_retryAfter);
 
-    // Plain single-model requests give a transiently failing channel one more chance (SPEC §4);
-    // a rate-limited credential is not retried: its retry-after says when.
-    const int maxAttempts = m_workspace->config().settings.maxAttempts;
-    const bool retrySame = !m_request.stream && m_request.chain.size() == 1 && !m_retriedCurrent
-        && failover::isTransient(outcome) && outcome.httpStatus != 429
-        && (maxAttempts <= 0 || m_upstreamAttempts < maxAttempts);
-    if (retrySame) {
+    switch (after.next) {
+    case failover::NextStep::ReturnToClient:
+        return keepClientError(true);
+    case failover::NextStep::KeepAndContinue:
+        keepClientError(false);
+        break;
+    case failover::NextStep::RetrySame: {
+        m_clientErrorStatus = 0;  // SPEC §4: a client 4xx is returned only if it was the last error
         m_retriedCurrent = true;
         const PlannedAttempt *same = m_current;
         QTimer::singleShot(m_workspace->config().settings.retryPauseMs, this, [this, same] {
@@ -465,16 +504,40 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
         });
         return;
     }
+    case failover::NextStep::NextCandidate:
+        m_clientErrorStatus = 0;
+        break;
+    }
     // Never start the next transfer from inside the failed one's callback.
     QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
+}
+
+void ChatExchange::keepClientError(bool returnNow)
+{
+    // The upstream's own answer to a wrong request, in the client's format: as it came when both
+    // speak the same format, else its message in the client's error shape. Secrets redacted.
+    const QStringList secrets = m_current->channel->credentials;
+    const bool sameFormat = api::channelFormatFromName(m_current->channel->format) == m_request.format;
+    m_clientErrorStatus = m_status;
+    if (sameFormat) {
+        m_clientErrorBody = redactSecrets(m_body, secrets);
+        m_clientErrorType = m_contentType.isEmpty() ? QByteArray("application/json") : m_contentType;
+    } else {
+        m_clientErrorBody = errorBodyIn(m_request.format, {m_status, redacted(upstreamMessage(m_body)), "upstream_error"});
+        m_clientErrorType = "application/json";
+    }
+    if (!returnNow)
+        return;
+    http::HeaderList headers = traceHeaders();
+    headers.emplaceBack("Content-Type", m_clientErrorType);
+    m_sink->respond(m_clientErrorStatus, headers, m_clientErrorBody);
+    done(m_clientErrorStatus);
 }
 
 void ChatExchange::replyAllFailed()
 {
     if (m_clientErrorStatus) {
-        m_sink->respond(m_clientErrorStatus,
-                        {{"Content-Type", m_clientErrorType.isEmpty() ? QByteArray("application/json") : m_clientErrorType},
-                         {"x-request-id", m_context.requestId}},
+        m_sink->respond(m_clientErrorStatus, {{"Content-Type", m_clientErrorType}, {"x-request-id", m_context.requestId}},
                         m_clientErrorBody);
         return done(m_clientErrorStatus);
     }
@@ -494,8 +557,7 @@ void ChatExchange::replyAllFailed()
             ErrorReply reply{429, QStringLiteral("all upstream credentials for this model are rate limited"),
                              "upstream_rate_limited", {}, int(std::max<qint64>(1, wait))};
             reply.metadata.insert("attempts", m_trace.toJson());
-            sendErrorReply(*m_sink, m_context.requestId, reply);
-            return done(429, reply.message);
+            return replyError(reply);
         }
     }
     const QString message = m_request.chain.size() == 1
@@ -510,8 +572,7 @@ void ChatExchange::replyAllFailed()
             filtered.append(QJsonObject{{"channel", f.channelId}, {"model", f.modelId}, {"reason", f.reason}});
         reply.metadata.insert("filtered", filtered);
     }
-    sendErrorReply(*m_sink, m_context.requestId, reply);
-    done(502, message);
+    replyError(reply);
 }
 
 void ChatExchange::onClientGone()
@@ -519,7 +580,7 @@ void ChatExchange::onClientGone()
     if (m_finished)
         return;
     if (m_transferActive)
-        m_state.metrics.recordAbandoned(metricsKey());
+        m_report.abandoned(*m_current);
     done(499, QStringLiteral("client closed the connection"));  // nginx's "client closed request"
 }
 
@@ -529,15 +590,25 @@ void ChatExchange::done(int status, const QString &errorMessage)
         return;
     m_finished = true;
     m_firstChunkTimer.stop();
+    m_deadlineTimer.stop();
     m_sink->onClientGone(nullptr);
     stopTransfer();
-    leaveCapacityQueue();
+    if (m_capacity)
+        m_capacity->cancel();
     m_slot.reset();
-    settleMoney(status);
+    const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
+    const bool answered = status >= 200 && status < 300 && m_current;
+    if (answered) {
+        if (const auto charged = m_money.settle(m_context.requestId, *m_current, m_usage, primary && primary->free))
+            m_context.record.costNanos = *charged;
+    } else {
+        m_money.release();
+    }
     m_ticket.permit.release();
 
     RequestRecord &record = m_context.record;
-    record.queueMs += m_queued.count();
+    if (m_capacity)
+        record.queueMs += m_capacity->queued().count();
     const auto now = m_clock.now();
     record.status = status;
     record.errorMessage = errorMessage;
@@ -551,8 +622,8 @@ void ChatExchange::done(int status, const QString &errorMessage)
         record.upstreamMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - *m_firstAttemptAt).count();
     record.totalMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_context.arrivedAt).count();
     if (m_usage.known && status < 400) {
-        record.promptTokens = m_usage.promptTokens;
-        record.completionTokens = m_usage.completionTokens;
+        record.promptTokens = m_usage.promptTokensTotal();
+        record.completionTokens = m_usage.outputTokens;
     }
     record.attempts = m_trace;
     record.orderNotes = m_plan.selection.notes;

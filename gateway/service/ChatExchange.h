@@ -1,32 +1,36 @@
 #pragma once
-// ChatExchange: one client's Chat Completions request, from the first upstream attempt to the
-// last byte sent back. It walks the attempt plan (model chain × ordered channels × credentials),
-// asks FailureClassifier after each attempt, reports every outcome to the routing state (metrics,
-// health, credentials, stickiness), and for streams holds the client's 200 back until the first
-// valid upstream chunk, so every switch before it is invisible (SPEC §4, §5, §7).
+// ChatExchange: one client's chat request (any client format), from the first upstream attempt
+// to the last byte sent back — the attempt loop. It walks the attempt plan (model chain ×
+// ordered channels × credentials); each attempt talks to the upstream through a Translator for
+// the client's and the channel's formats; after a failed attempt failover::decideAfterFailure()
+// says what comes next. The other jobs are its parts: StreamRelay (hold, commit, interrupt),
+// CapacityWait (the channel capacity queue), ExchangeMoney (refusal and settlement) and
+// AttemptReporter (metrics, health, credentials, stickiness).
 //
 // Ownership: created by the service with `new`, it deletes itself (deleteLater) when the
 // response is complete or the client is gone. Thread: the gateway thread only.
 #include "api/SseParser.h"
+#include "api/Translator.h"
 #include "core/Clock.h"
-#include "failover/FailureClassifier.h"
+#include "failover/AttemptDecision.h"
 #include "http/ResponseSink.h"
 #include "service/AdmissionGate.h"
 #include "service/AttemptPlan.h"
+#include "service/AttemptReporter.h"
 #include "service/AttemptTrace.h"
-#include "service/ChatBodies.h"
+#include "service/CapacityWait.h"
 #include "service/ChatRequest.h"
+#include "service/ExchangeMoney.h"
+#include "service/GatewayState.h"
 #include "service/OutageInjector.h"
 #include "service/RequestContent.h"
 #include "service/RequestRecord.h"
-#include "service/GatewayState.h"
+#include "service/StreamRelay.h"
 #include "service/Workspace.h"
 #include "upstream/UpstreamClient.h"
 
 #include <QBasicTimer>
 #include <QObject>
-#include <QPointer>
-#include <QTimer>
 #include <memory>
 
 namespace sy::service {
@@ -66,42 +70,49 @@ private:
     void onComplete() override;
     void onError(const upstream::UpstreamError &error) override;
 
+    // The loop.
     void tryNext();
-    // Capacity (ChatExchangeQueue.cpp): a slot on `attempt`'s channel, another channel of the
-    // same model with room, or the FIFO queue of the channel expected to free first.
     bool startWithCapacity(size_t index);
     void queueForCapacity(const QString &modelId);
-    void onCapacityGranted(limits::CapacityQueue::Slot slot, std::chrono::milliseconds waited);
+    void onCapacityGranted(limits::CapacityQueue::Slot slot);
     void onCapacityTimeout();
-    void leaveCapacityQueue();
-    void settleMoney(int status);
     void sendAttempt(const PlannedAttempt &attempt);
     void attemptFailed(const failover::AttemptOutcome &outcome, const QString &reason);
-    void recordSuccess();
+    void keepClientError(bool returnNow);
+    void replyAllFailed();
+    void replyError(const ErrorReply &reply);
+
+    // Answers.
     void handleStreamEvent(const api::SseEvent &event);
     void commitStream();
     void interruptStream(const QString &reason);
     void answerPlain();
-    void replyAllFailed();
+    void succeeded();
+
     void onFirstChunkTimeout();
+    void onRequestDeadline();
     void onClientGone();
     void done(int status, const QString &errorMessage = {});
     void stopTransfer();
+    AttemptTiming timingNow() const;
     qint64 attemptLatencyMs() const;
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
     http::HeaderList traceHeaders() const;
-    QByteArray upstreamBody(const PlannedAttempt &attempt) const;
-    bool refusedForMoney(const PlannedAttempt &attempt) const;
-    metrics::ChannelModel metricsKey() const;
+    QString redacted(const QString &text) const;
 
     ExchangeContext m_context;
     WorkspacePtr m_workspace;
     ChatRequest m_request;
+    api::ClientRequest m_client;
     std::shared_ptr<http::ResponseSink> m_sink;
     AdmissionTicket m_ticket;
     OutageInjector &m_upstream;
     GatewayState &m_state;
     const Clock &m_clock;
+    AttemptReporter m_report;
+    StreamRelay m_relay;
+    ExchangeMoney m_money;
+    std::unique_ptr<CapacityWait> m_capacity;   // made the first time the request queues
 
     AttemptPlan m_plan;
     std::vector<bool> m_used;               // per planned attempt: already tried or skipped
@@ -117,31 +128,23 @@ private:
 
     // The attempt in progress.
     const PlannedAttempt *m_current = nullptr;
+    std::unique_ptr<api::Translator> m_translator;
     upstream::TransferId m_transfer = 0;
     bool m_transferActive = false;
-    Clock::TimePoint m_attemptStart{};
-    std::optional<Clock::TimePoint> m_firstByteAt;
+    AttemptTiming m_timing;
     int m_status = 0;
     QByteArray m_contentType;
     QByteArray m_retryAfter;
     QByteArray m_body;
     api::SseParser m_sse;
-    std::vector<QByteArray> m_heldEvents;   // stream events before commit
-    bool m_committed = false;
-    Usage m_usage;
+    api::TokenUsage m_usage;
     std::unique_ptr<ContentCapture> m_capture;   // only with settings.log_message_content
     // QBasicTimer, not QTimer: every request creates an exchange, and a QTimer is a QObject of
-    // its own with a connection; these are two ids delivered to timerEvent(), single-shot.
+    // its own with a connection; these are ids delivered to timerEvent(), single-shot.
     QBasicTimer m_firstChunkTimer;   // precise: a coarse timer may fire 5 % early
+    QBasicTimer m_deadlineTimer;     // settings.max_request_s
     std::optional<Clock::TimePoint> m_firstAttemptAt;
-
-    // Channel capacity.
-    std::optional<limits::CapacityQueue::Slot> m_slot;  // released by reset()
-    std::vector<limits::CapacityQueue::WaiterId> m_capacityWaiters;   // one per full channel of the model
-    std::optional<Clock::TimePoint> m_queueStartedAt;     // first time this request queued
-    Clock::TimePoint m_waitStartedAt{};                   // current wait
-    std::chrono::milliseconds m_queued{0};                // total time queued for capacity
-    QBasicTimer m_capacityTimer;
+    std::optional<limits::CapacityQueue::Slot> m_slot;  // the current attempt's channel slot
 };
 
 } // namespace sy::service

@@ -88,7 +88,8 @@ QString applySuffix(const QString &id, ChatRequest &request)
 } // namespace
 
 std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody,
-                                                       const Workspace &ws, const QDate &today)
+                                                       const Workspace &ws, const QDate &today,
+                                                       api::Format format)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(rawBody, &parseError);
@@ -99,6 +100,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         return badRequest(QStringLiteral("Request body must be a JSON object."), "invalid_json");
 
     ChatRequest request;
+    request.format = format;
     request.raw = rawBody;
     request.body = doc.object();
     const QJsonValue modelValue = request.body.value("model");

@@ -1,23 +1,19 @@
 #pragma once
-// Gateway-produced error responses in the OpenAI shape, with `x-request-id` and, for 429/503,
+// Gateway-produced error responses in the client's format, with `x-request-id` and, for 429/503,
 // `retry-after` (SPEC §6, §9).
+#include "api/ApiError.h"
+#include "api/Canonical.h"
 #include "http/ResponseSink.h"
-
-#include <QJsonObject>
-#include <QString>
 
 namespace sy::service {
 
-struct ErrorReply {
-    int status = 500;
-    QString message;
-    QByteArray code;          // error.code; empty = null
-    QString param;            // error.param; empty = null
-    int retryAfterS = 0;      // sent as retry-after on 429/503 (at least 1)
-    QJsonObject metadata;     // error.metadata when not empty
-};
+using ErrorReply = api::ApiError;
 
-// Writes `reply` to `sink` (no-op when the client is gone). Gateway thread.
-void sendErrorReply(http::ResponseSink &sink, const QByteArray &requestId, const ErrorReply &reply);
+// Writes `reply` to `sink` in `format` (no-op when the client is gone). Gateway thread.
+void sendErrorReply(http::ResponseSink &sink, const QByteArray &requestId, const ErrorReply &reply,
+                    api::Format format = api::Format::OpenAiChat);
+
+// The body of `reply` in `format`.
+QByteArray errorBodyIn(api::Format format, const ErrorReply &reply);
 
 } // namespace sy::service

@@ -1,11 +1,14 @@
 #include "service/GatewayService.h"
 
-#include "api/openai/OpenAiErrors.h"
+#include "api/Codec.h"
 #include "core/RequestId.h"
 #include "service/ChatExchange.h"
 #include "service/ChatRequest.h"
+#include "service/CountTokens.h"
 #include "service/ErrorReply.h"
+#include "service/ExchangeMoney.h"
 #include "service/AdminApi.h"
+#include "service/IngressRoutes.h"
 #include "billing/Pricing.h"
 #include "service/PrometheusExporter.h"
 #include "upstream/CurlUpstreamClient.h"
@@ -66,8 +69,9 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     }
     m_admin = std::make_unique<AdminApi>(*this, QCryptographicHash::hash(adminToken, QCryptographicHash::Sha256).toHex());
     m_front = std::make_unique<http::HttpFront>(frontOptions(m_workspace->config()));
-    m_front->setErrorFormatter([](const QByteArray &, int status, const QString &message) {
-        return api::openai::errorBody(status, message);
+    // The front's own refusals (413, 431, 404 …) in the format of the route that was asked.
+    m_front->setErrorFormatter([](const QByteArray &path, int status, const QString &message) {
+        return errorBodyIn(formatForPath(path), {status, message});
     });
     registerRoutes();
     m_admin->registerRoutes(*m_front);
@@ -135,7 +139,13 @@ void GatewayService::registerRoutes()
 {
     using namespace std::placeholders;
     m_front->route("GET", "/health", std::bind(&GatewayService::handleHealth, this, _1, _2));
-    m_front->route("POST", "/v1/chat/completions", std::bind(&GatewayService::handleChat, this, _1, _2));
+    m_front->route("POST", "/v1/chat/completions", [this](http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink) {
+        handleChat(api::Format::OpenAiChat, "chat.completions", std::move(request), std::move(sink));
+    });
+    m_front->route("POST", "/v1/messages", [this](http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink) {
+        handleChat(api::Format::Anthropic, "messages", std::move(request), std::move(sink));
+    });
+    m_front->route("POST", "/v1/messages/count_tokens", std::bind(&GatewayService::handleCountTokens, this, _1, _2));
     m_front->route("GET", "/v1/models", std::bind(&GatewayService::handleModels, this, _1, _2));
     m_front->route("GET", "/metrics", [this](http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink) {
         // Loopback only by default, like everything else; no key, so a local Prometheus can scrape it.
@@ -146,16 +156,18 @@ void GatewayService::registerRoutes()
 }
 
 const config::Key *GatewayService::authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
-                                                const QByteArray &requestId, const Workspace &workspace)
+                                                const QByteArray &requestId, const Workspace &workspace,
+                                                api::Format format)
 {
     const QByteArray secret = bearerSecret(request);
     const config::Key *key = workspace.findKeyBySecret(secret);
     if (key && key->enabled)
         return key;
     const QString message = secret.isEmpty()
-        ? QStringLiteral("Missing API key: send it as 'Authorization: Bearer <key>'.")
+        ? (format == api::Format::Anthropic ? QStringLiteral("Missing API key: send it as 'x-api-key: <key>' or 'Authorization: Bearer <key>'.")
+                                            : QStringLiteral("Missing API key: send it as 'Authorization: Bearer <key>'."))
         : key ? QStringLiteral("This API key is disabled.") : QStringLiteral("Invalid API key.");
-    sendErrorReply(sink, requestId, ErrorReply{401, message, secret.isEmpty() ? "missing_api_key" : "invalid_api_key"});
+    sendErrorReply(sink, requestId, ErrorReply{401, message, secret.isEmpty() ? "missing_api_key" : "invalid_api_key"}, format);
     return nullptr;
 }
 
@@ -170,12 +182,13 @@ RequestRecord GatewayService::startRecord(const char *endpoint, const QByteArray
 
 std::optional<GatewayService::KeyedRequest> GatewayService::beginKeyedRequest(const char *endpoint,
                                                                              const http::HttpRequest &request,
-                                                                             http::ResponseSink &sink)
+                                                                             http::ResponseSink &sink,
+                                                                             api::Format format)
 {
     KeyedRequest begun{m_clock.now(), newRequestId(), {}, m_workspace, nullptr};
     ++m_counters.requests;
     begun.record = startRecord(endpoint, begun.requestId);
-    begun.key = authenticate(request, sink, begun.requestId, *begun.workspace);
+    begun.key = authenticate(request, sink, begun.requestId, *begun.workspace, format);
     if (!begun.key) {
         finishRecord(std::move(begun.record), 401, begun.arrivedAt, QStringLiteral("authentication failed"));
         return std::nullopt;
@@ -184,44 +197,37 @@ std::optional<GatewayService::KeyedRequest> GatewayService::beginKeyedRequest(co
     return begun;
 }
 
-void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
+void GatewayService::handleChat(api::Format format, const char *endpoint, http::HttpRequest &&request,
+                                std::shared_ptr<http::ResponseSink> sink)
 {
-    std::optional<KeyedRequest> begun = beginKeyedRequest("chat.completions", request, *sink);
+    std::optional<KeyedRequest> begun = beginKeyedRequest(endpoint, request, *sink, format);
     if (!begun)
         return;
     auto &[arrivedAt, requestId, record, workspace, key] = *begun;
     record.authMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
+    const auto refuse = [&](const ErrorReply &reply) {
+        sendErrorReply(*sink, requestId, reply, format);
+        finishRecord(std::move(record), reply.status, arrivedAt, reply.message);
+    };
     // A suspended or breaker-disabled key is refused before anything else about the request.
-    if (const auto verdict = m_state->breaker.check(key->name); verdict.state != limits::BreakerState::Closed) {
-        const bool disabled = verdict.state == limits::BreakerState::Disabled;
-        ++m_state->refusals[disabled ? "key_breaker_disabled" : "key_breaker_suspended"];
-        const ErrorReply reply = disabled
-            ? ErrorReply{403, QStringLiteral("This API key was disabled after repeated failed requests. Re-enable it in the dashboard."),
-                         "key_disabled_by_breaker"}
-            : ErrorReply{429, QStringLiteral("This API key is suspended for a while: more than 90% of its recent requests failed."),
-                         "key_suspended", {}, int(std::max<qint64>(1, (verdict.retryAfter.count() + 999) / 1000))};
-        sendErrorReply(*sink, requestId, reply);
-        return finishRecord(std::move(record), reply.status, arrivedAt, reply.message);
-    }
+    if (const std::optional<ErrorReply> refusal = breakerRefusal(*m_state, key->name))
+        return refuse(*refusal);
 
-    auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date());
-    if (auto *error = std::get_if<ErrorReply>(&parsed)) {
-        sendErrorReply(*sink, requestId, *error);
-        return finishRecord(std::move(record), error->status, arrivedAt, error->message);
-    }
+    auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date(), format);
+    if (auto *error = std::get_if<ErrorReply>(&parsed))
+        return refuse(*error);
     ChatRequest chat = std::get<ChatRequest>(std::move(parsed));
     record.requestedModel = chat.primaryModel;
     record.stream = chat.stream;
+    if (const std::optional<ErrorReply> invalid = prepareTranslation(chat, *workspace, request))
+        return refuse(*invalid);
     if (!key->allowedModels.isEmpty()) {
         // The guardrail covers every model the request could reach, fallbacks included (SPEC §8).
         chat.chain.removeIf([&](const QString &model) { return !key->allowedModels.contains(model); });
         const bool primaryAllowed = key->allowedModels.contains(chat.primaryModel)
             || (workspace->findVirtualModel(chat.primaryModel) && !chat.chain.isEmpty());
-        if (!primaryAllowed || chat.chain.isEmpty()) {
-            const ErrorReply reply{403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"};
-            sendErrorReply(*sink, requestId, reply);
-            return finishRecord(std::move(record), 403, arrivedAt, reply.message);
-        }
+        if (!primaryAllowed || chat.chain.isEmpty())
+            return refuse({403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"});
     }
 
     ExchangeContext context;
@@ -238,7 +244,7 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
     admission.primaryModel = chat.chain.value(0);
     if (const config::Model *primary = workspace->findModel(admission.primaryModel))
         admission.modelRequestsPerMinute = primary->rpmPerKey;
-    admission.estimate = estimateFor(*workspace, chat);
+    admission.estimate = estimateCharge(*workspace, chat);
     admission.keyWait = std::chrono::seconds(workspace->config().settings.keyLimitWaitS);
 
     // The client may leave while admission waits for the key's limits: the request ends there.
@@ -260,7 +266,7 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
                 return;
             if (auto *refusal = std::get_if<ErrorReply>(&result)) {
                 --m_counters.inFlight;
-                sendErrorReply(*sink, context.requestId, *refusal);
+                sendErrorReply(*sink, context.requestId, *refusal, chat.format);
                 return finishRecord(std::move(context.record), refusal->status, context.arrivedAt, refusal->message);
             }
             AdmissionTicket ticket = std::get<AdmissionTicket>(std::move(result));
@@ -275,29 +281,33 @@ void GatewayService::handleChat(http::HttpRequest &&request, std::shared_ptr<htt
         });
 }
 
-billing::Nanos GatewayService::estimateFor(const Workspace &workspace, const ChatRequest &chat) const
+void GatewayService::handleCountTokens(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    if (const config::Model *primary = workspace.findModel(chat.chain.value(0)); primary && primary->free)
-        return 0;
-    std::vector<config::Price> prices;
-    for (const QString &model : chat.chain) {
-        for (const ChannelRoute &route : workspace.routesFor(model))
-            prices.push_back(route.model->price);
+    constexpr api::Format format = api::Format::Anthropic;
+    std::optional<KeyedRequest> begun = beginKeyedRequest("messages.count_tokens", request, *sink, format);
+    if (!begun)
+        return;
+    auto &[arrivedAt, requestId, record, workspace, key] = *begun;
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    const QString model = body.value("model").toString();
+    std::optional<ErrorReply> refusal;
+    if (body.isEmpty())
+        refusal = ErrorReply{400, QStringLiteral("Request body must be a JSON object."), "invalid_json"};
+    else if (model.isEmpty())
+        refusal = ErrorReply{400, QStringLiteral("'model' is required."), {}, "model"};
+    else if (!workspace->findModel(model))
+        refusal = ErrorReply{404, QStringLiteral("The model '%1' does not exist.").arg(model), "model_not_found", "model"};
+    else if (!key->allowedModels.isEmpty() && !key->allowedModels.contains(model))
+        refusal = ErrorReply{403, QStringLiteral("Request blocked by guardrail policy"), "guardrail_blocked", "model"};
+    if (refusal) {
+        sendErrorReply(*sink, requestId, *refusal, format);
+        return finishRecord(std::move(record), refusal->status, arrivedAt, refusal->message);
     }
-    qint64 characters = 0;
-    for (const QJsonValue &message : chat.body.value("messages").toArray()) {
-        const QJsonValue content = message.toObject().value("content");
-        characters += content.isString() ? content.toString().size()
-                                         : QJsonDocument(content.toArray()).toJson(QJsonDocument::Compact).size();
-    }
-    std::optional<qint64> maxOutput;
-    for (const char *field : {"max_completion_tokens", "max_tokens"}) {
-        if (const QJsonValue v = chat.body.value(field); v.isDouble() && v.toDouble() > 0) {
-            maxOutput = qint64(v.toDouble());
-            break;
-        }
-    }
-    return billing::estimateCharge(characters, maxOutput, billing::highestPrice(prices));
+    record.requestedModel = model;
+    countTokens(body, request.body, *workspace, request.header("anthropic-version"), requestId, sink, *m_injector,
+                [this, record = std::move(record), arrivedAt](int status) mutable {
+                    finishRecord(std::move(record), status, arrivedAt);
+                });
 }
 
 void GatewayService::finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error)
@@ -377,18 +387,20 @@ void GatewayService::handleHealth(http::HttpRequest &&, std::shared_ptr<http::Re
 
 void GatewayService::handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink)
 {
-    std::optional<KeyedRequest> begun = beginKeyedRequest("unknown", request, *sink);
+    const api::Format format = formatForPath(request.path);
+    std::optional<KeyedRequest> begun = beginKeyedRequest("unknown", request, *sink, format);
     if (!begun)
         return;
     auto &[arrivedAt, requestId, record, workspace, key] = *begun;
     // A known endpoint asked with the wrong method is a 405, not an unknown route.
-    static const QSet<QByteArray> knownPaths{"/v1/chat/completions", "/v1/models"};
+    static const QSet<QByteArray> knownPaths{"/v1/chat/completions", "/v1/models", "/v1/messages",
+                                             "/v1/messages/count_tokens"};
     const bool known = knownPaths.contains(request.path);
     const ErrorReply reply{known ? 405 : 404,
                            known ? QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))
                                  : QStringLiteral("Unknown route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path)),
                            known ? "method_not_allowed" : "unknown_route"};
-    sendErrorReply(*sink, requestId, reply);
+    sendErrorReply(*sink, requestId, reply, format);
     finishRecord(std::move(record), reply.status, arrivedAt, reply.message);
 }
 

@@ -82,8 +82,11 @@ private:
     void registerRoutes();
     // The key of an authenticated request, or nullptr after answering 401.
     const config::Key *authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
-                                    const QByteArray &requestId, const Workspace &workspace);
-    void handleChat(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+                                    const QByteArray &requestId, const Workspace &workspace, api::Format format);
+    // Every chat-shaped endpoint: Chat Completions, Anthropic Messages.
+    void handleChat(api::Format format, const char *endpoint, http::HttpRequest &&request,
+                    std::shared_ptr<http::ResponseSink> sink);
+    void handleCountTokens(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleUnknownV1(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
@@ -98,8 +101,8 @@ private:
         const config::Key *key = nullptr;
     };
     std::optional<KeyedRequest> beginKeyedRequest(const char *endpoint, const http::HttpRequest &request,
-                                                  http::ResponseSink &sink);
-    billing::Nanos estimateFor(const Workspace &workspace, const ChatRequest &chat) const;
+                                                  http::ResponseSink &sink,
+                                                  api::Format format = api::Format::OpenAiChat);
     void applyCapacities();
     void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
     void recordFinished(const RequestRecord &record);

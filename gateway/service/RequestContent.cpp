@@ -74,6 +74,12 @@ void ContentCapture::setPlainAnswer(const QByteArray &answerBody)
     appendAnswer(firstChoiceText(answerBody, "message"));
 }
 
+void ContentCapture::setAnswerText(const QString &text)
+{
+    resetAnswer();
+    appendAnswer(text);
+}
+
 void ContentCapture::addStreamChunk(const QByteArray &chunkData)
 {
     if (m_content.responseTruncated)

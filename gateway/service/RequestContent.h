@@ -38,6 +38,9 @@ public:
     void setPlainAnswer(const QByteArray &answerBody);
     // One stream chunk (its JSON data): appends the first choice's delta content.
     void addStreamChunk(const QByteArray &chunkData);
+    // Answer text already extracted by the exchange's translator (any client format).
+    void setAnswerText(const QString &text);
+    void appendAnswerText(const QString &text) { appendAnswer(text); }
     // Forgets the answer so far (the attempt failed before anything reached the client).
     void resetAnswer();
     const RequestContent &content() const { return m_content; }

@@ -2,7 +2,7 @@
 // JSON as a full parse-and-rewrite, keep everything else byte for byte, and refuse what is not
 // a well-formed object.
 #include "api/JsonMembers.h"
-#include "service/ChatBodies.h"
+#include "api/openai/ChatBodies.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,9 +20,9 @@ QJsonObject parsed(const QByteArray &json)
     return doc.object();
 }
 
-service::ChatRequest requestOf(const QByteArray &raw, bool stream)
+api::ClientRequest requestOf(const QByteArray &raw, bool stream)
 {
-    service::ChatRequest r;
+    api::ClientRequest r;
     r.raw = raw;
     r.body = QJsonDocument::fromJson(raw).object();
     r.stream = stream;
@@ -59,7 +59,7 @@ TEST(JsonMembersTest, JsonStringEscapesQuotesBackslashesAndControls)
 TEST(ChatBodiesTest, UpstreamBodyRenamesModelDropsRoutingFieldsAndKeepsTheRest)
 {
     const QByteArray raw = R"({"model":"public/m","models":["x"],"provider":{"sort":"price"},"messages":[{"role":"user","content":"hi \"there\""}],"temperature":0.2})";
-    const QJsonObject out = parsed(service::upstreamRequestBody(requestOf(raw, false), "upstream-m"));
+    const QJsonObject out = parsed(api::openai::upstreamRequestBody(requestOf(raw, false), "upstream-m"));
     EXPECT_EQ(out.value("model").toString(), "upstream-m");
     EXPECT_FALSE(out.contains("models"));
     EXPECT_FALSE(out.contains("provider"));
@@ -70,9 +70,9 @@ TEST(ChatBodiesTest, UpstreamBodyRenamesModelDropsRoutingFieldsAndKeepsTheRest)
 
 TEST(ChatBodiesTest, UpstreamStreamBodyAsksForUsageWithOrWithoutClientOptions)
 {
-    const QJsonObject added = parsed(service::upstreamRequestBody(requestOf(R"({"model":"a","stream":true,"messages":[]})", true), "u"));
+    const QJsonObject added = parsed(api::openai::upstreamRequestBody(requestOf(R"({"model":"a","stream":true,"messages":[]})", true), "u"));
     EXPECT_TRUE(added.value("stream_options").toObject().value("include_usage").toBool());
-    const QJsonObject merged = parsed(service::upstreamRequestBody(
+    const QJsonObject merged = parsed(api::openai::upstreamRequestBody(
         requestOf(R"({"model":"a","stream":true,"stream_options":{"include_usage":false,"x":1},"messages":[]})", true), "u"));
     EXPECT_TRUE(merged.value("stream_options").toObject().value("include_usage").toBool());
     EXPECT_EQ(merged.value("stream_options").toObject().value("x").toInt(), 1);
@@ -80,7 +80,7 @@ TEST(ChatBodiesTest, UpstreamStreamBodyAsksForUsageWithOrWithoutClientOptions)
 
 TEST(ChatBodiesTest, UpstreamBodyGetsAModelWhenTheClientUsedModelsOnly)
 {
-    const QJsonObject out = parsed(service::upstreamRequestBody(requestOf(R"({"models":["a","b"],"messages":[]})", false), "u"));
+    const QJsonObject out = parsed(api::openai::upstreamRequestBody(requestOf(R"({"models":["a","b"],"messages":[]})", false), "u"));
     EXPECT_EQ(out.value("model").toString(), "u");
     EXPECT_FALSE(out.contains("models"));
 }
@@ -88,7 +88,7 @@ TEST(ChatBodiesTest, UpstreamBodyGetsAModelWhenTheClientUsedModelsOnly)
 TEST(ChatBodiesTest, PlainAnswerGetsThePublicModelAndKeepsUsage)
 {
     const QByteArray body = R"({"id":"c1","object":"chat.completion","model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"x"}}],"usage":{"prompt_tokens":3,"completion_tokens":5}})";
-    const service::PlainAnswer answer = service::rewritePlainAnswer(body, "pub/m");
+    const api::openai::PlainAnswer answer = api::openai::rewritePlainAnswer(body, "pub/m");
     ASSERT_TRUE(answer.problem.isEmpty());
     EXPECT_TRUE(answer.usage.known);
     EXPECT_EQ(answer.usage.promptTokens, 3);
@@ -100,24 +100,24 @@ TEST(ChatBodiesTest, PlainAnswerGetsThePublicModelAndKeepsUsage)
 
 TEST(ChatBodiesTest, PlainAnswerWithoutChoicesOrNotJsonIsAProblem)
 {
-    EXPECT_FALSE(service::rewritePlainAnswer(R"({"choices":[]})", "m").problem.isEmpty());
-    EXPECT_FALSE(service::rewritePlainAnswer(R"({"choices":[ ]})", "m").problem.isEmpty());
-    EXPECT_FALSE(service::rewritePlainAnswer(R"({"id":"x"})", "m").problem.isEmpty());
-    EXPECT_FALSE(service::rewritePlainAnswer("garbage", "m").problem.isEmpty());
+    EXPECT_FALSE(api::openai::rewritePlainAnswer(R"({"choices":[]})", "m").problem.isEmpty());
+    EXPECT_FALSE(api::openai::rewritePlainAnswer(R"({"choices":[ ]})", "m").problem.isEmpty());
+    EXPECT_FALSE(api::openai::rewritePlainAnswer(R"({"id":"x"})", "m").problem.isEmpty());
+    EXPECT_FALSE(api::openai::rewritePlainAnswer("garbage", "m").problem.isEmpty());
 }
 
 TEST(ChatBodiesTest, StreamChunkUsageIsDroppedUnlessTheClientAskedForIt)
 {
     const QByteArray usageOnly = R"({"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}})";
-    const service::StreamChunk hidden = service::rewriteStreamChunk(usageOnly, "m", false);
+    const api::openai::StreamChunk hidden = api::openai::rewriteStreamChunk(usageOnly, "m", false);
     ASSERT_TRUE(hidden.usage);
     EXPECT_EQ(hidden.usage->completionTokens, 2);
     EXPECT_TRUE(hidden.data.isEmpty());
-    const service::StreamChunk shown = service::rewriteStreamChunk(usageOnly, "m", true);
+    const api::openai::StreamChunk shown = api::openai::rewriteStreamChunk(usageOnly, "m", true);
     EXPECT_EQ(parsed(shown.data).value("usage").toObject().value("completion_tokens").toInt(), 2);
 
     const QByteArray withChoices = R"({"choices":[{"delta":{"content":"x"}}],"usage":{"prompt_tokens":1,"completion_tokens":2},"model":"up"})";
-    const service::StreamChunk stripped = service::rewriteStreamChunk(withChoices, "pub", false);
+    const api::openai::StreamChunk stripped = api::openai::rewriteStreamChunk(withChoices, "pub", false);
     EXPECT_TRUE(stripped.hasChoices);
     EXPECT_FALSE(parsed(stripped.data).contains("usage"));
     EXPECT_EQ(parsed(stripped.data).value("model").toString(), "pub");
@@ -125,14 +125,14 @@ TEST(ChatBodiesTest, StreamChunkUsageIsDroppedUnlessTheClientAskedForIt)
 
 TEST(ChatBodiesTest, StreamChunkErrorsAndGarbageAreReported)
 {
-    EXPECT_TRUE(service::rewriteStreamChunk(R"({"error":{"message":"boom"}})", "m", false).isError);
-    EXPECT_TRUE(service::rewriteStreamChunk("{not json", "m", false).malformed);
+    EXPECT_TRUE(api::openai::rewriteStreamChunk(R"({"error":{"message":"boom"}})", "m", false).isError);
+    EXPECT_TRUE(api::openai::rewriteStreamChunk("{not json", "m", false).malformed);
 }
 
 TEST(ChatBodiesTest, EscapedKeysFallBackToTheFullParser)
 {
     const QByteArray body = R"({"mod\u0065l":"up","choices":[{"index":0}]})";
-    const service::PlainAnswer answer = service::rewritePlainAnswer(body, "pub");
+    const api::openai::PlainAnswer answer = api::openai::rewritePlainAnswer(body, "pub");
     ASSERT_TRUE(answer.problem.isEmpty());
     EXPECT_EQ(parsed(answer.body).value("model").toString(), "pub");
 }

@@ -215,6 +215,8 @@ settings:
   log_retention_days: 30
   log_retention_count: 100000
   log_message_content: false
+  max_request_s: 3600
+  max_stream_event_bytes: 1048576
 channels:
   - id: local
     provider: ollama

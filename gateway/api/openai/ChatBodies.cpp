@@ -1,23 +1,24 @@
-#include "service/ChatBodies.h"
+#include "api/openai/ChatBodies.h"
 
 #include "api/JsonMembers.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace sy::service {
+namespace sy::api::openai {
 
 namespace {
 
-using api::JsonEdit;
-using api::JsonMember;
+
 
 Usage usageOf(const QJsonObject &usage)
 {
     if (usage.isEmpty())
         return {};
-    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()), true};
+    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()),
+            qint64(usage.value("prompt_tokens_details").toObject().value("cached_tokens").toDouble()), true};
 }
 
 QByteArrayView valueOf(QByteArrayView json, const JsonMember &m)
@@ -49,7 +50,7 @@ bool nonEmptyArray(QByteArrayView value)
 
 std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> &members)
 {
-    const JsonMember *usage = api::findMember(members, "usage");
+    const JsonMember *usage = findMember(members, "usage");
     if (!usage || valueOf(json, *usage) == "null")
         return std::nullopt;
     const QJsonObject object = QJsonDocument::fromJson(valueOf(json, *usage).toByteArray()).object();
@@ -60,22 +61,32 @@ std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> 
 
 QByteArray modelMember(const QString &model)
 {
-    return "\"model\":" + api::jsonString(model.toUtf8());
+    return "\"model\":" + jsonString(model.toUtf8());
 }
 
 } // namespace
 
-QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstreamModel)
+TokenUsage Usage::canonical() const
 {
-    const auto members = api::topLevelMembers(request.raw);
+    TokenUsage usage;
+    usage.known = known;
+    usage.cacheReadTokens = std::clamp<qint64>(cachedTokens, 0, promptTokens);
+    usage.inputTokens = promptTokens - usage.cacheReadTokens;
+    usage.outputTokens = completionTokens;
+    return usage;
+}
+
+QByteArray upstreamRequestBody(const ClientRequest &request, const QString &upstreamModel)
+{
+    const auto members = topLevelMembers(request.raw);
     if (members && !hasEscapedKey(*members)) {
-        std::vector<JsonEdit> edits{{"model", api::jsonString(upstreamModel.toUtf8())}, {"models", {}}, {"provider", {}}};
+        std::vector<JsonEdit> edits{{"model", jsonString(upstreamModel.toUtf8())}, {"models", {}}, {"provider", {}}};
         std::vector<QByteArray> appended;
-        if (!api::findMember(*members, "model"))
+        if (!findMember(*members, "model"))
             appended.push_back(modelMember(upstreamModel));
         if (request.stream) {
             // The gateway bills from the final usage chunk, so it always asks for one.
-            if (!api::findMember(*members, "stream_options")) {
+            if (!findMember(*members, "stream_options")) {
                 appended.push_back(R"("stream_options":{"include_usage":true})");
             } else {
                 QJsonObject options = request.body.value("stream_options").toObject();
@@ -83,7 +94,7 @@ QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstre
                 edits.push_back({"stream_options", QJsonDocument(options).toJson(QJsonDocument::Compact)});
             }
         }
-        return api::rewriteMembers(request.raw, *members, edits, appended);
+        return rewriteMembers(request.raw, *members, edits, appended);
     }
     QJsonObject body = request.body;
     body.insert("model", upstreamModel);
@@ -100,12 +111,12 @@ QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstre
 PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publicModel)
 {
     PlainAnswer answer;
-    const auto members = api::topLevelMembers(upstreamBody);
+    const auto members = topLevelMembers(upstreamBody);
     if (!members || members->empty()) {
         answer.problem = QStringLiteral("upstream returned a body that is not a JSON object");
         return answer;
     }
-    const JsonMember *choices = api::findMember(*members, "choices");
+    const JsonMember *choices = findMember(*members, "choices");
     if (!choices || !nonEmptyArray(valueOf(upstreamBody, *choices))) {
         answer.problem = QStringLiteral("upstream returned no choices");
         return answer;
@@ -118,34 +129,34 @@ PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publi
         return answer;
     }
     std::vector<QByteArray> appended;
-    if (!api::findMember(*members, "model"))
+    if (!findMember(*members, "model"))
         appended.push_back(modelMember(publicModel));
-    answer.body = api::rewriteMembers(upstreamBody, *members, {{"model", api::jsonString(publicModel.toUtf8())}}, appended);
+    answer.body = rewriteMembers(upstreamBody, *members, {{"model", jsonString(publicModel.toUtf8())}}, appended);
     return answer;
 }
 
 StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage)
 {
     StreamChunk chunk;
-    const auto members = api::topLevelMembers(data);
+    const auto members = topLevelMembers(data);
     if (!members || members->empty()) {
         chunk.malformed = true;
         return chunk;
     }
-    if (api::findMember(*members, "error")) {
+    if (findMember(*members, "error")) {
         chunk.isError = true;
         return chunk;
     }
-    const JsonMember *choices = api::findMember(*members, "choices");
+    const JsonMember *choices = findMember(*members, "choices");
     chunk.hasChoices = choices && nonEmptyArray(valueOf(data, *choices));
     chunk.usage = usageIn(data, *members);
     if (!chunk.hasChoices && chunk.usage && !clientWantsUsage)
         return chunk;  // the usage-only chunk was asked for by the gateway (billing), not the client
-    std::vector<JsonEdit> edits{{"model", api::jsonString(publicModel.toUtf8())}};
+    std::vector<JsonEdit> edits{{"model", jsonString(publicModel.toUtf8())}};
     if (chunk.usage && !clientWantsUsage)
         edits.push_back({"usage", {}});
     std::vector<QByteArray> appended;
-    if (!api::findMember(*members, "model"))
+    if (!findMember(*members, "model"))
         appended.push_back(modelMember(publicModel));
     if (hasEscapedKey(*members)) {
         QJsonObject object = QJsonDocument::fromJson(data.toByteArray()).object();
@@ -155,8 +166,8 @@ StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, 
         chunk.data = QJsonDocument(object).toJson(QJsonDocument::Compact);
         return chunk;
     }
-    chunk.data = api::rewriteMembers(data, *members, edits, appended);
+    chunk.data = rewriteMembers(data, *members, edits, appended);
     return chunk;
 }
 
-} // namespace sy::service
+} // namespace sy::api::openai

@@ -4,22 +4,26 @@
 // on streams), a plain answer and each stream chunk (the public model id; usage kept only when
 // the client asked). Done in place on the text where it is well formed (the rest of the body is
 // copied byte for byte), with a full JSON round trip as the fallback. Pure functions.
-#include "service/ChatRequest.h"
+#include "api/Translator.h"
 
 #include <QByteArray>
 #include <QString>
 #include <optional>
 
-namespace sy::service {
+namespace sy::api::openai {
 
+// Chat Completions usage as the wire has it: prompt_tokens includes the cached tokens.
 struct Usage {
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
+    qint64 cachedTokens = 0;     // prompt_tokens_details.cached_tokens
     bool known = false;
+
+    TokenUsage canonical() const;
 };
 
 // The body to send upstream for `request` on a channel that names the model `upstreamModel`.
-QByteArray upstreamRequestBody(const ChatRequest &request, const QString &upstreamModel);
+QByteArray upstreamRequestBody(const ClientRequest &request, const QString &upstreamModel);
 
 struct PlainAnswer {
     QString problem;               // why this is no usable answer; empty when it is
@@ -37,4 +41,4 @@ struct StreamChunk {
 };
 StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage);
 
-} // namespace sy::service
+} // namespace sy::api::openai

@@ -1,0 +1,85 @@
+#include "service/ExchangeMoney.h"
+
+#include "billing/Pricing.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace sy::service {
+
+namespace {
+
+qint64 charactersOf(const QJsonValue &value)
+{
+    if (value.isString())
+        return value.toString().size();
+    if (value.isArray())
+        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact).size();
+    return 0;
+}
+
+} // namespace
+
+billing::Nanos estimateCharge(const Workspace &workspace, const ChatRequest &chat)
+{
+    if (const config::Model *primary = workspace.findModel(chat.chain.value(0)); primary && primary->free)
+        return 0;
+    std::vector<config::Price> prices;
+    for (const QString &model : chat.chain) {
+        for (const ChannelRoute &route : workspace.routesFor(model))
+            prices.push_back(route.model->price);
+    }
+    qint64 characters = charactersOf(chat.body.value("system"));   // Anthropic's system prompt
+    for (const QJsonValue &message : chat.body.value("messages").toArray())
+        characters += charactersOf(message.toObject().value("content"));
+    std::optional<qint64> maxOutput;
+    for (const char *field : {"max_completion_tokens", "max_tokens"}) {
+        if (const QJsonValue v = chat.body.value(field); v.isDouble() && v.toDouble() > 0) {
+            maxOutput = qint64(v.toDouble());
+            break;
+        }
+    }
+    return billing::estimateCharge(characters, maxOutput, billing::highestPrice(prices));
+}
+
+bool ExchangeMoney::refusesPaidFallback(const Workspace &workspace, const QString &primaryModel,
+                                        const QString &attemptModel) const
+{
+    if (!m_ledger.isMetered() || m_reservation == 0)
+        return false;
+    const config::Model *primary = workspace.findModel(primaryModel);
+    const config::Model *model = workspace.findModel(attemptModel);
+    if (!primary || !primary->free || (model && model->free))
+        return false;
+    return m_ledger.balance() - m_ledger.reservedInFlight() <= 0;
+}
+
+std::optional<billing::Nanos> ExchangeMoney::settle(const QByteArray &requestId, const PlannedAttempt &attempt,
+                                                    const api::TokenUsage &usage, bool primaryIsFree)
+{
+    const billing::ReservationId reservation = std::exchange(m_reservation, 0);
+    if (!reservation)
+        return std::nullopt;
+    if (!usage.known || primaryIsFree) {
+        m_ledger.release(reservation);
+        return std::nullopt;
+    }
+    billing::LedgerEntry charge;
+    charge.requestId = QString::fromLatin1(requestId);
+    charge.modelId = attempt.modelId;
+    charge.channelId = attempt.channel->id;
+    charge.promptTokens = usage.promptTokensTotal();
+    charge.completionTokens = usage.outputTokens;
+    charge.amount = billing::chargeFor(charge.promptTokens, charge.completionTokens, attempt.served->price);
+    const billing::Nanos amount = charge.amount;
+    m_ledger.settle(reservation, std::move(charge));
+    return amount;
+}
+
+void ExchangeMoney::release()
+{
+    if (const billing::ReservationId reservation = std::exchange(m_reservation, 0))
+        m_ledger.release(reservation);
+}
+
+} // namespace sy::service

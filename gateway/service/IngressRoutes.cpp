@@ -1,0 +1,50 @@
+#include "service/IngressRoutes.h"
+
+#include "api/Codec.h"
+
+namespace sy::service {
+
+namespace {
+
+bool chainNeedsTranslation(const ChatRequest &chat, const Workspace &workspace)
+{
+    for (const QString &model : chat.chain) {
+        for (const ChannelRoute &route : workspace.routesFor(model)) {
+            if (api::channelFormatFromName(route.channel->format) != chat.format)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+api::Format formatForPath(QByteArrayView path)
+{
+    if (path == "/v1/messages" || path.startsWith("/v1/messages/"))
+        return api::Format::Anthropic;
+    return api::Format::OpenAiChat;
+}
+
+std::optional<ErrorReply> prepareTranslation(ChatRequest &chat, const Workspace &workspace, const http::HttpRequest &request)
+{
+    if (chat.format == api::Format::Anthropic) {
+        for (const char *name : {"anthropic-version", "anthropic-beta"}) {
+            if (const QByteArray value = request.header(name); !value.isEmpty())
+                chat.forwardHeaders.append({name, value});
+        }
+    }
+    const bool validates = chat.format != api::Format::OpenAiChat;
+    if (!validates && !chainNeedsTranslation(chat, workspace))
+        return std::nullopt;
+    const api::IngressCodec *codec = api::ingressCodec(chat.format);
+    if (!codec)
+        return std::nullopt;   // no translation possible: attempts on other formats fail with a reason
+    auto parsed = codec->parse(chat.body);
+    if (auto *error = std::get_if<api::ApiError>(&parsed))
+        return *error;
+    chat.canonical = std::make_shared<const api::CanonicalRequest>(std::get<api::CanonicalRequest>(std::move(parsed)));
+    return std::nullopt;
+}
+
+} // namespace sy::service
