@@ -21,6 +21,9 @@ struct ClientRequest {
     QJsonObject body;             // the same, parsed
     bool stream = false;
     bool includeUsage = false;    // OpenAI: stream_options.include_usage
+    // Client headers a same-format pass-through forwards (Anthropic: anthropic-version,
+    // anthropic-beta); names lower-case.
+    WireHeaders forwardHeaders;
     // The canonical form, parsed at ingress when a translation may be needed (or always for
     // formats whose ingress validates through it); null otherwise.
     std::shared_ptr<const CanonicalRequest> canonical;
