@@ -42,6 +42,7 @@ struct ContentPart {
 
     QString text;              // Text, Thinking; ToolResult: its content when it is text
     QString signature;         // Thinking: the provider's signature (Anthropic), kept for the next turn
+    bool redacted = false;     // Thinking: Anthropic redacted_thinking; its opaque data is in `signature`
 
     // Image: either a URL (http(s) or a data: URL as the client sent it) or base64 bytes.
     QString imageUrl;

@@ -1,0 +1,222 @@
+#include "api/anthropic/AnthropicPassThrough.h"
+
+#include "api/JsonMembers.h"
+#include "api/anthropic/AnthropicWire.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace sy::api::anthropic {
+
+namespace {
+
+QByteArrayView valueOf(QByteArrayView json, const JsonMember &member)
+{
+    return json.sliced(member.valueBegin, member.valueEnd - member.valueBegin);
+}
+
+QJsonObject parseObject(QByteArrayView json)
+{
+    return QJsonDocument::fromJson(json.toByteArray()).object();
+}
+
+bool hasEscapedKey(const std::vector<JsonMember> &members)
+{
+    for (const JsonMember &m : members) {
+        if (m.key.contains('\\'))
+            return true;
+    }
+    return false;
+}
+
+// A JSON array with at least one element, judged from its text.
+bool isNonEmptyArray(QByteArrayView value)
+{
+    if (value.isEmpty() || value.front() != '[')
+        return false;
+    for (qsizetype i = 1; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return c != ']';
+    }
+    return false;
+}
+
+bool looksLikeObject(QByteArrayView data)
+{
+    for (const char c : data) {
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return c == '{';
+    }
+    return false;
+}
+
+// The event framed again as it came: `event:` only when it had one, one data line per line.
+QByteArray frame(const QByteArray &name, const QByteArray &data)
+{
+    QByteArray out;
+    out.reserve(name.size() + data.size() + 16);
+    if (!name.isEmpty())
+        out += "event: " + name + '\n';
+    for (const QByteArray &line : data.split('\n'))
+        out += "data: " + line + '\n';
+    out += '\n';
+    return out;
+}
+
+// The string value of a top-level `type` member, for a stream without `event:` names.
+QByteArray typeOf(QByteArrayView data)
+{
+    const auto members = topLevelMembers(data);
+    if (!members)
+        return {};
+    const JsonMember *type = findMember(*members, "type");
+    if (!type)
+        return {};
+    const QByteArrayView value = valueOf(data, *type);
+    return value.size() >= 2 && value.front() == '"' ? value.sliced(1, value.size() - 2).toByteArray() : QByteArray();
+}
+
+} // namespace
+
+AnthropicPassThrough::AnthropicPassThrough(ClientRequest client, WriterOptions options)
+    : m_client(std::move(client)), m_options(std::move(options))
+{
+}
+
+WireRequest AnthropicPassThrough::request(const QString &upstreamModel, const QString &credential)
+{
+    WireRequest wire;
+    wire.path = "/messages";
+    wire.headers.emplaceBack("content-type", "application/json");
+    wire.headers.emplaceBack("accept", m_client.stream ? "text/event-stream" : "application/json");
+    if (!credential.isEmpty())
+        wire.headers.emplaceBack("x-api-key", credential.toUtf8());
+    bool versionGiven = false;
+    for (const auto &[name, value] : m_client.forwardHeaders) {
+        const QByteArray lower = name.toLower();
+        if (lower == "anthropic-version" || lower == "anthropic-beta") {
+            wire.headers.emplaceBack(lower, value);
+            versionGiven = versionGiven || lower == "anthropic-version";
+        }
+    }
+    if (!versionGiven)
+        wire.headers.emplaceBack("anthropic-version", kApiVersion);
+
+    const QByteArray model = jsonString(upstreamModel.toUtf8());
+    const auto members = topLevelMembers(m_client.raw);
+    if (!members || hasEscapedKey(*members)) {
+        // A key written with escapes could be `model` in disguise: only a parser sees it.
+        QJsonObject body = m_client.body;
+        body.insert("model", upstreamModel);
+        body.remove("models");
+        body.remove("provider");
+        wire.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+        return wire;
+    }
+    std::vector<JsonEdit> edits{{"models", {}}, {"provider", {}}};
+    std::vector<QByteArray> appended;
+    if (findMember(*members, "model"))
+        edits.push_back({"model", model});
+    else
+        appended.push_back("\"model\":" + model);
+    wire.body = rewriteMembers(m_client.raw, *members, edits, appended);
+    return wire;
+}
+
+TranslatedAnswer AnthropicPassThrough::answer(QByteArrayView upstreamBody)
+{
+    TranslatedAnswer out;
+    const auto members = topLevelMembers(upstreamBody);
+    if (!members) {
+        out.problem = QStringLiteral("the answer is not a JSON object");
+        return out;
+    }
+    const JsonMember *content = findMember(*members, "content");
+    if (!content || !isNonEmptyArray(valueOf(upstreamBody, *content))) {
+        out.problem = QStringLiteral("the answer has no content");
+        return out;
+    }
+    if (const JsonMember *usage = findMember(*members, "usage"))
+        mergeUsage(parseObject(valueOf(upstreamBody, *usage)), out.usage);
+    QStringList texts;
+    const QJsonArray blocks = QJsonDocument::fromJson(valueOf(upstreamBody, *content).toByteArray()).array();
+    for (const QJsonValue &block : blocks) {
+        if (block.toObject().value("type") == QLatin1String("text"))
+            texts.append(block.toObject().value("text").toString());
+    }
+    out.text = texts.join(QString());
+    out.body = findMember(*members, "model")
+        ? rewriteMembers(upstreamBody, *members, {{"model", jsonString(m_options.publicModel.toUtf8())}})
+        : upstreamBody.toByteArray();
+    return out;
+}
+
+TranslatedEvent AnthropicPassThrough::event(const SseEvent &event)
+{
+    QByteArray data = event.data;
+    if (!looksLikeObject(data)) {
+        TranslatedEvent malformed;
+        malformed.malformed = true;
+        return malformed;
+    }
+    const QByteArray type = event.event.isEmpty() ? typeOf(data) : event.event;
+    TranslatedEvent out;
+    if (type == "message_start") {
+        out = messageStart(data);
+        if (out.malformed)
+            return out;
+    } else if (type == "content_block_start" || type == "content_block_delta") {
+        m_content = true;
+    } else if (type == "message_delta") {
+        const QJsonDocument doc = QJsonDocument::fromJson(data);
+        if (!doc.isObject()) {
+            out.malformed = true;
+            return out;
+        }
+        mergeUsage(doc.object().value("usage").toObject(), m_usage);
+        if (m_usage.known)
+            out.usage = m_usage;
+    } else if (type == "error") {
+        const QJsonDocument doc = QJsonDocument::fromJson(data);
+        out.upstreamError = true;
+        out.errorMessage = doc.object().value("error").toObject().value("message").toString();
+        if (out.errorMessage.isEmpty())
+            out.errorMessage = QStringLiteral("the upstream reported an error in the stream");
+        return out;
+    }
+    out.content = m_content;
+    out.out = frame(event.event, data);
+    return out;
+}
+
+TranslatedEvent AnthropicPassThrough::messageStart(QByteArray &data)
+{
+    TranslatedEvent out;
+    const auto top = topLevelMembers(data);
+    const JsonMember *message = top ? findMember(*top, "message") : nullptr;
+    const auto inner = message ? topLevelMembers(valueOf(data, *message)) : std::nullopt;
+    if (!inner) {
+        out.malformed = true;
+        return out;
+    }
+    const QByteArrayView messageText = valueOf(data, *message);
+    if (const JsonMember *usage = findMember(*inner, "usage")) {
+        mergeUsage(parseObject(valueOf(messageText, *usage)), m_usage);
+        if (m_usage.known)
+            out.usage = m_usage;
+    }
+    if (findMember(*inner, "model")) {
+        const QByteArray rewritten =
+            rewriteMembers(messageText, *inner, {{"model", jsonString(m_options.publicModel.toUtf8())}});
+        data = rewriteMembers(data, *top, {{"message", rewritten}});
+    }
+    return out;
+}
+
+QByteArray AnthropicPassThrough::interrupted(const QString &reason)
+{
+    return interruptedEvent(reason);
+}
+
+} // namespace sy::api::anthropic
