@@ -1,5 +1,7 @@
 #include "billing/Ledger.h"
 
+#include "billing/LedgerJournal.h"
+
 #include <algorithm>
 
 namespace sy::billing {
@@ -15,7 +17,7 @@ std::variant<ReservationId, AdmissionRefusal> Ledger::tryAdmit(const QString &ke
                                                                std::optional<Nanos> keySpendLimit, Nanos estimate)
 {
     // Strictly above zero, after what is already promised to requests in flight.
-    if (m_metered && addSaturating(m_balance, -m_reserved) <= 0)
+    if (m_metered && addSaturating(m_balance, -reservedInFlight()) <= 0)
         return AdmissionRefusal::InsufficientBalance;
     if (keySpendLimit) {
         const Nanos used = addSaturating(keySpent(keyName), keyReservedInFlight(keyName));
@@ -66,9 +68,6 @@ bool Ledger::settle(ReservationId id, LedgerEntry charge)
 
     charge.kind = LedgerEntry::Kind::Charge;
     charge.keyName = reservation->keyName;
-    m_balance = addSaturating(m_balance, -charge.amount);
-    Nanos &spent = m_keySpent[charge.keyName];
-    spent = addSaturating(spent, charge.amount);
     book(std::move(charge));
     return true;
 }
@@ -86,7 +85,6 @@ bool Ledger::topUp(Nanos amount, const QString &note)
     entry.kind = LedgerEntry::Kind::TopUp;
     entry.amount = amount;
     entry.note = note;
-    m_balance = addSaturating(m_balance, amount);
     book(std::move(entry));
     return true;
 }
@@ -96,22 +94,59 @@ void Ledger::restore(const std::vector<LedgerEntry> &entries)
     for (const LedgerEntry &entry : entries) {
         if (entry.sequence <= lastSequence())
             continue;  // already known: replays are idempotent
-        if (entry.kind == LedgerEntry::Kind::Charge) {
-            m_balance = addSaturating(m_balance, -entry.amount);
-            Nanos &spent = m_keySpent[entry.keyName];
-            spent = addSaturating(spent, entry.amount);
-        } else {
-            m_balance = addSaturating(m_balance, entry.amount);
-        }
-        m_entries.push_back(entry);
+        apply(entry);
+        m_lastStamped = std::max(m_lastStamped, entry.sequence);
     }
 }
 
 void Ledger::book(LedgerEntry entry)
 {
-    entry.sequence = lastSequence() + 1;
+    entry.sequence = ++m_lastStamped;
     entry.at = m_clock.wallNow();
-    m_entries.push_back(std::move(entry));
+    if (entry.kind == LedgerEntry::Kind::Charge) {
+        m_unpublishedCharges = addSaturating(m_unpublishedCharges, entry.amount);
+        Nanos &keyUnpublished = m_keyUnpublished[entry.keyName];
+        keyUnpublished = addSaturating(keyUnpublished, entry.amount);
+    }
+    m_unpublished.push_back(std::move(entry));
+    publishPending();
+}
+
+int Ledger::publishPending()
+{
+    // Strictly in sequence order: a later entry never becomes visible before an earlier one, so
+    // a reader paging with entriesAfter(sequence) cannot skip one.
+    while (!m_unpublished.empty()) {
+        const LedgerEntry &next = m_unpublished.front();
+        if (m_journal && !m_journal->commit(next))
+            break;
+        if (next.kind == LedgerEntry::Kind::Charge) {
+            m_unpublishedCharges = std::max<Nanos>(m_unpublishedCharges - next.amount, 0);
+            const auto it = m_keyUnpublished.find(next.keyName);
+            if (it != m_keyUnpublished.end() && (*it = std::max<Nanos>(*it - next.amount, 0)) == 0)
+                m_keyUnpublished.erase(it);
+        }
+        apply(next);
+        m_unpublished.pop_front();
+    }
+    if (m_unpublished.empty()) {
+        // As for reservations: saturated totals cannot be unwound; with nothing left they are zero.
+        m_unpublishedCharges = 0;
+        m_keyUnpublished.clear();
+    }
+    return int(m_unpublished.size());
+}
+
+void Ledger::apply(const LedgerEntry &entry)
+{
+    if (entry.kind == LedgerEntry::Kind::Charge) {
+        m_balance = addSaturating(m_balance, -entry.amount);
+        Nanos &spent = m_keySpent[entry.keyName];
+        spent = addSaturating(spent, entry.amount);
+    } else {
+        m_balance = addSaturating(m_balance, entry.amount);
+    }
+    m_entries.push_back(entry);
 }
 
 Nanos Ledger::spentSince(const QDateTime &since) const

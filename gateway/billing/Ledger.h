@@ -12,8 +12,13 @@
 //
 // balance() == opening balance + top-ups − charges. Entries hold only the movements booked by this
 // ledger, in booking order, with sequence numbers 1, 2, 3, … They are all kept in memory and never
-// dropped; persistence (Store) will take them over with entriesAfter() and bound this copy.
-// A key's spend is its lifetime charges in this ledger.
+// dropped. A key's spend is its lifetime charges in this ledger.
+//
+// Durability (LedgerJournal.h): with a journal, a booked entry is *unpublished* until the journal
+// committed it; only published entries are in entries(), balance() and keySpent(). Unpublished
+// charges still count against admission (like reservations), so money cannot be overspent while
+// the disk refuses writes; they are offered to the journal again, in order, on the next booking
+// and on publishPending(). Without a journal every entry is published at once.
 //
 // Thread: one thread (the gateway thread); not thread-safe. Time (entry `at`) from the injected
 // Clock's wallNow(); the Clock must outlive the ledger. Amounts in Nanos (Money.h).
@@ -24,6 +29,7 @@
 #include <QHash>
 #include <QString>
 
+#include <deque>
 #include <optional>
 #include <unordered_map>
 #include <variant>
@@ -55,12 +61,22 @@ struct LedgerEntry {
 
 using ReservationId = quint64;  // 0 is never issued
 
+class LedgerJournal;
+
 class Ledger {
 public:
     // `openingBalance` absent: an unmetered workspace — the balance is kept and may go negative,
     // but admission never refuses for it (spend limits still apply).
     Ledger(const Clock &clock, std::optional<Nanos> openingBalance);
     bool isMetered() const { return m_metered; }
+
+    // The journal that must commit each entry before it is published; null (the default): none.
+    // Not owned; it must outlive the ledger or be unset first.
+    void setJournal(LedgerJournal *journal) { m_journal = journal; }
+    // Offers the unpublished entries to the journal again, in order; returns how many are still
+    // unpublished (0: everything booked is visible).
+    int publishPending();
+    int unpublishedCount() const { return int(m_unpublished.size()); }
 
     // At a request's start. Checks the balance first, then the key's spend limit (nullopt: none).
     // Admitted → a new reservation of `estimate` nanos (negative counts as 0) for `keyName`.
@@ -80,12 +96,17 @@ public:
     // Books a top-up of `amount` (> 0) with `note`. False, booking nothing, when amount ≤ 0.
     bool topUp(Nanos amount, const QString &note);
     // Replays entries booked by an earlier run (from persistent storage), in sequence order,
-    // before any request is admitted: balance and per-key spend follow them.
+    // before any request is admitted: balance and per-key spend follow them, and new entries get
+    // sequence numbers above the highest replayed one. Replayed entries are not journalled.
     void restore(const std::vector<LedgerEntry> &entries);
 
     Nanos balance() const { return m_balance; }
-    Nanos reservedInFlight() const { return m_reserved; }
-    Nanos keyReservedInFlight(const QString &keyName) const { return m_keyReserved.value(keyName); }
+    // Reservations of requests in flight plus charges booked but not yet published.
+    Nanos reservedInFlight() const { return addSaturating(m_reserved, m_unpublishedCharges); }
+    Nanos keyReservedInFlight(const QString &keyName) const
+    {
+        return addSaturating(m_keyReserved.value(keyName), m_keyUnpublished.value(keyName));
+    }
     int reservationsInFlight() const { return int(m_reservations.size()); }
     Nanos keySpent(const QString &keyName) const { return m_keySpent.value(keyName); }
 
@@ -93,9 +114,9 @@ public:
     // Scans the entries: O(entries).
     Nanos spentSince(const QDateTime &since) const;
 
-    // All entries, in booking order (sequence increasing by one from 1).
+    // All published entries, in booking order (sequence increasing by one from 1).
     const std::vector<LedgerEntry> &entries() const { return m_entries; }
-    // The entries with a sequence above `sequence` (for persistence), in booking order.
+    // The published entries with a sequence above `sequence`, in booking order.
     std::vector<LedgerEntry> entriesAfter(quint64 sequence) const;
     quint64 lastSequence() const { return m_entries.empty() ? 0 : m_entries.back().sequence; }
 
@@ -106,7 +127,10 @@ private:
     };
     // Removes reservation `id` from the totals; nullopt when there is none.
     std::optional<Reservation> take(ReservationId id);
+    // Stamps `entry` and queues it for publication, then publishes what the journal accepts.
     void book(LedgerEntry entry);
+    // Moves a committed entry into the balance, the key's spend and entries().
+    void apply(const LedgerEntry &entry);
 
     const Clock &m_clock;
     Nanos m_balance;
@@ -117,6 +141,11 @@ private:
     QHash<QString, Nanos> m_keyReserved;
     QHash<QString, Nanos> m_keySpent;
     std::vector<LedgerEntry> m_entries;
+    LedgerJournal *m_journal = nullptr;
+    quint64 m_lastStamped = 0;                 // the highest sequence issued, published or not
+    std::deque<LedgerEntry> m_unpublished;      // stamped, not yet committed; in sequence order
+    Nanos m_unpublishedCharges = 0;             // sum of the unpublished charges
+    QHash<QString, Nanos> m_keyUnpublished;     // the same per key
 };
 
 } // namespace sy::billing

@@ -71,26 +71,26 @@ void HealthTracker::startCooldown(Channel &c)
     c.probing = true;  // when it ends, the first outcome is the probe's
 }
 
-void HealthTracker::recordSuccess(const QString &channelId, const QString &modelId, std::chrono::milliseconds latency)
+void HealthTracker::recordSuccess(const QString &channelId, const QString &modelId, std::chrono::microseconds latency)
 {
     Channel &c = channel(channelId);
-    const double ms = double(latency.count());
+    const double us = double(std::max<std::chrono::microseconds::rep>(latency.count(), 0));
     record(c, true);
     c.consecutiveFailures = 0;
     c.cooldownLevel = 0;
     c.probing = false;
     c.cooldownUntil = {};
     RecentLatency &l = c.latency[modelId];
-    l.ring[size_t(l.next)] = {m_clock.now(), ms};
+    l.ring[size_t(l.next)] = {m_clock.now(), us};
     l.next = (l.next + 1) % RecentLatency::kSize;
     l.count = std::min(l.count + 1, RecentLatency::kSize);
     // A slow average (about the last 20 successes) is the channel's own normal; a slowdown must
     // not become the new normal as fast as it is noticed, so outliers move it slowly.
-    if (l.normalMs <= 0) {
-        l.normalMs = ms;
+    if (!l.normalUs) {
+        l.normalUs = us;
     } else {
-        const double weight = ms > l.normalMs * m_policy.slowRatio ? 0.01 : 0.05;
-        l.normalMs = l.normalMs * (1.0 - weight) + ms * weight;
+        const double weight = us > *l.normalUs * m_policy.slowRatio ? 0.01 : 0.05;
+        l.normalUs = *l.normalUs * (1.0 - weight) + us * weight;
     }
 }
 
@@ -146,19 +146,20 @@ double HealthTracker::healthFactor(const QString &channelId, const QString &mode
     const double errorRate = double(it->factorFailures) / double(it->factorTotal + 2);
     double factor = std::pow(1.0 - errorRate, 2);
     const auto latency = it->latency.constFind(modelId);
-    if (latency != it->latency.cend() && latency->normalMs > 0) {
+    if (latency != it->latency.cend() && latency->normalUs) {
         const auto since = m_clock.now() - m_policy.factorWindow;
         double sum = 0;
         int n = 0;
         for (int i = 0; i < latency->count; ++i) {
-            const auto &[at, ms] = latency->ring[size_t(i)];
+            const auto &[at, us] = latency->ring[size_t(i)];
             if (at >= since) {
-                sum += ms;
+                sum += us;
                 ++n;
             }
         }
         if (n > 0) {
-            const double ratio = (sum / n) / latency->normalMs;
+            // A normal below the clock's resolution is taken as 1 µs, so the ratio stays finite.
+            const double ratio = (sum / n) / std::max(*latency->normalUs, 1.0);
             if (ratio > m_policy.slowRatio)
                 factor *= m_policy.slowRatio / ratio;
         }

@@ -6,7 +6,8 @@
 //    that doubles on each repeated cooldown (base .. max); when it ends, the next attempt is a probe:
 //    success makes the channel healthy again, failure starts the next, longer cooldown at once;
 //  - healthFactor: (0, 1] from the recent error rate and from latency far above the channel's own
-//    normal (a slow exponential average of its successful latencies);
+//    normal (a slow exponential average of its successful latencies, kept in microseconds so a
+//    channel that answers in well under a millisecond still has a normal to be slow against);
 //  - simulated down (the failure lab) until a given time.
 // States for the dashboard and /metrics: healthy, degraded, cooling_down, simulated_down
 // (disabled is the configuration's business).
@@ -18,6 +19,7 @@
 #include <QHash>
 #include <array>
 #include <deque>
+#include <optional>
 
 namespace sy::failover {
 
@@ -39,7 +41,9 @@ class HealthTracker final : public routing::HealthView {
 public:
     explicit HealthTracker(const Clock &clock, HealthPolicy policy = {});
 
-    void recordSuccess(const QString &channelId, const QString &modelId, std::chrono::milliseconds latency);
+    // `latency`: the attempt's upstream time (streams: time to first token), microseconds. A
+    // caller holding milliseconds converts implicitly, but then loses what is below 1 ms.
+    void recordSuccess(const QString &channelId, const QString &modelId, std::chrono::microseconds latency);
     void recordFailure(const QString &channelId, const QString &modelId);
     void setSimulatedDown(const QString &channelId, Clock::TimePoint until);
     void clearSimulatedDown(const QString &channelId);
@@ -61,10 +65,12 @@ private:
     };
     struct RecentLatency {
         static constexpr int kSize = 10;      // the last successes the factor compares with the normal
-        std::array<std::pair<Clock::TimePoint, double>, kSize> ring{};
+        std::array<std::pair<Clock::TimePoint, double>, kSize> ring{};  // (when, microseconds)
         int count = 0;
         int next = 0;
-        double normalMs = 0;                  // slow average of successes: the channel's own normal
+        // Slow average of successes in microseconds: the channel's own normal. Absent until the
+        // first success; 0 is a real normal (an answer faster than the clock can tell).
+        std::optional<double> normalUs;
     };
     struct Channel {
         std::deque<Outcome> outcomes;           // the last max(recentWindow, factorWindow)

@@ -16,8 +16,8 @@ struct Bucket {
     std::int64_t index = INT64_MIN;
     quint64 requests = 0;
     quint64 errors = 0;
-    SampleReservoir ttftMs{MetricsWindow::kMaxSamplesPerBucket};
-    SampleReservoir latencyMs{MetricsWindow::kMaxSamplesPerBucket};
+    SampleReservoir ttftUs{MetricsWindow::kMaxSamplesPerBucket};     // microseconds
+    SampleReservoir latencyUs{MetricsWindow::kMaxSamplesPerBucket};  // microseconds
     SampleReservoir tokensPerSecond{MetricsWindow::kMaxSamplesPerBucket};
 
     void reuseFor(std::int64_t newIndex)
@@ -25,8 +25,8 @@ struct Bucket {
         index = newIndex;
         requests = 0;
         errors = 0;
-        ttftMs.clear();
-        latencyMs.clear();
+        ttftUs.clear();
+        latencyUs.clear();
         tokensPerSecond.clear();
     }
 };
@@ -44,6 +44,23 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b)
 {
     const std::int64_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// Division, not a multiplication by 1e-3: a whole number of milliseconds stays exact.
+std::optional<Percentiles> toMilliseconds(std::optional<Percentiles> microseconds)
+{
+    if (microseconds) {
+        microseconds->p50 /= 1000.0;
+        microseconds->p75 /= 1000.0;
+        microseconds->p90 /= 1000.0;
+        microseconds->p99 /= 1000.0;
+    }
+    return microseconds;
+}
+
+double nonNegativeMicroseconds(std::chrono::microseconds d)
+{
+    return static_cast<double>(std::max<std::chrono::microseconds::rep>(0, d.count()));
 }
 
 void appendWeighted(std::vector<WeightedValue> &out, const SampleReservoir &reservoir)
@@ -88,8 +105,8 @@ struct MetricsWindow::Series {
             }
             return nearestRankPercentiles(values);
         };
-        cache.ttftMs = percentilesOf(&Bucket::ttftMs);
-        cache.latencyMs = percentilesOf(&Bucket::latencyMs);
+        cache.ttftMs = toMilliseconds(percentilesOf(&Bucket::ttftUs));
+        cache.latencyMs = toMilliseconds(percentilesOf(&Bucket::latencyUs));
         cache.tokensPerSecond = percentilesOf(&Bucket::tokensPerSecond);
         cache.valid = true;
         cache.computedAt = now;
@@ -169,10 +186,8 @@ void MetricsWindow::recordFinish(const ChannelModel &key, const AttemptSample &s
         return;
     }
     if (sample.timeToFirstToken)
-        bucket.ttftMs.offer(static_cast<double>(std::max<std::int64_t>(0, sample.timeToFirstToken->count())),
-                            series.randomState);
-    bucket.latencyMs.offer(static_cast<double>(std::max<std::int64_t>(0, sample.totalLatency.count())),
-                           series.randomState);
+        bucket.ttftUs.offer(nonNegativeMicroseconds(*sample.timeToFirstToken), series.randomState);
+    bucket.latencyUs.offer(nonNegativeMicroseconds(sample.totalLatency), series.randomState);
     // A rate that is not a finite non-negative number (e.g. zero generation time) says nothing.
     if (sample.tokensPerSecond && std::isfinite(*sample.tokensPerSecond) && *sample.tokensPerSecond >= 0)
         bucket.tokensPerSecond.offer(*sample.tokensPerSecond, series.randomState);
@@ -241,7 +256,7 @@ std::size_t MetricsWindow::keptSampleCount(const ChannelModel &key) const
         return 0;
     std::size_t count = 0;
     for (const Bucket &bucket : it.value()->ring)
-        count += bucket.ttftMs.values().size() + bucket.latencyMs.values().size()
+        count += bucket.ttftUs.values().size() + bucket.latencyUs.values().size()
             + bucket.tokensPerSecond.values().size();
     return count;
 }

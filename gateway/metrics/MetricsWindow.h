@@ -16,6 +16,8 @@
 //   window after it was recorded. At now == bucketStart(t) + window it is gone.
 // - Percentiles. Nearest rank: the smallest kept value v such that at least p% of the (weighted)
 //   samples are <= v. No interpolation, so every reported value was really observed.
+// - Units. TTFT and latency are kept in microseconds and reported in milliseconds as doubles,
+//   so sub-millisecond upstreams keep their differences.
 // - Memory. Each bucket keeps at most kMaxSamplesPerBucket values per measure, chosen by
 //   reservoir sampling (a uniform random subset, deterministic seed). Each kept value then stands
 //   for seen / kept samples of its bucket, so a busy bucket keeps its true share against quiet
@@ -58,11 +60,13 @@ struct Percentiles {
     double p99 = 0;
 };
 
-// What one finished attempt contributes.
+// What one finished attempt contributes. Durations in microseconds, so an upstream that answers
+// in under a millisecond is measured, not rounded to 0 (a caller holding milliseconds converts
+// implicitly, at millisecond precision).
 struct AttemptSample {
     bool success = false;
-    std::optional<std::chrono::milliseconds> timeToFirstToken;  // streams, or first byte of plain
-    std::chrono::milliseconds totalLatency{0};                  // upstream time only, never queue time
+    std::optional<std::chrono::microseconds> timeToFirstToken;  // streams, or first byte of plain
+    std::chrono::microseconds totalLatency{0};                  // upstream time only, never queue time
     std::optional<double> tokensPerSecond;                      // completion tokens / generation time
 };
 
@@ -71,6 +75,7 @@ struct MetricsSnapshot {
     quint64 errors = 0;            // of which failed
     int inFlight = 0;
     double errorRate = 0;          // errors / requests; 0 when no requests
+    // Milliseconds with a fractional part (samples are kept in microseconds): 300 µs is 0.3.
     std::optional<Percentiles> ttftMs;          // absent when no sample in the window
     std::optional<Percentiles> latencyMs;
     std::optional<Percentiles> tokensPerSecond;

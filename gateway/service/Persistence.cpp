@@ -96,16 +96,44 @@ std::variant<config::Config, QString> configurationFromStore(storage::Store &sto
 Persistence::Persistence(GatewayService &gateway, storage::Store &store, storage::CredentialVault *vault, QObject *parent)
     : QObject(parent)
     , m_gateway(gateway)
+    , m_gatewayAlive(&gateway)
     , m_store(store)
     , m_vaulting(store, vault)
 {
     gateway.setStore(&store);
+    gateway.state().ledger.setJournal(this);
+    m_ledgerRetry.setInterval(1000);
+    connect(&m_ledgerRetry, &QTimer::timeout, this, &Persistence::retryUnpublishedLedger);
     connect(&gateway.requestLog(), &RequestLog::recorded, this, &Persistence::onRequestFinished);
     connect(&gateway, &GatewayService::configApplied, this, &Persistence::persistConfig);
-    connect(&gateway, &GatewayService::ledgerChanged, this, &Persistence::persistNewLedgerEntries);
+    connect(&gateway, &GatewayService::ledgerChanged, this, &Persistence::retryUnpublishedLedger);
     connect(&gateway, &GatewayService::configApplied, this, &Persistence::applyRetention);
     applyRetention();
     m_vaulting.adopt(gateway.workspace()->config());
+}
+
+Persistence::~Persistence()
+{
+    if (m_gatewayAlive)
+        m_gateway.state().ledger.setJournal(nullptr);
+}
+
+bool Persistence::commit(const billing::LedgerEntry &entry)
+{
+    const bool committed = m_store.commitLedger(toStored(entry));
+    if (!committed) {
+        qCWarning(lcPersistence).noquote() << "ledger entry" << entry.sequence << "not committed, kept unpublished:"
+                                           << m_store.stats().lastError;
+        if (!m_ledgerRetry.isActive())
+            m_ledgerRetry.start();
+    }
+    return committed;
+}
+
+void Persistence::retryUnpublishedLedger()
+{
+    if (m_gateway.state().ledger.publishPending() == 0)
+        m_ledgerRetry.stop();
 }
 
 void Persistence::applyRetention()
@@ -121,13 +149,11 @@ void Persistence::restoreLedger()
     for (const storage::StoredLedgerEntry &stored : m_store.ledgerEntries(0))
         entries.push_back(fromStored(stored));
     m_gateway.state().ledger.restore(entries);
-    m_lastLedgerSequence = m_gateway.state().ledger.lastSequence();
 }
 
 void Persistence::onRequestFinished(const RequestRecord &record)
 {
-    // The charge is booked before the record is logged; store it first.
-    persistNewLedgerEntries();
+    // The request's charge, if any, was committed when it was booked (commit()).
     storage::StoredRequest stored;
     stored.id = record.id;
     stored.at = record.at;
@@ -139,14 +165,6 @@ void Persistence::onRequestFinished(const RequestRecord &record)
     if (record.content)
         stored.content = record.content->toJsonBytes();
     m_store.appendRequest(std::move(stored));
-}
-
-void Persistence::persistNewLedgerEntries()
-{
-    for (const billing::LedgerEntry &entry : m_gateway.state().ledger.entriesAfter(m_lastLedgerSequence)) {
-        m_store.appendLedger(toStored(entry));
-        m_lastLedgerSequence = entry.sequence;
-    }
 }
 
 void Persistence::keepStoredListen(const QString &host, quint16 port)
@@ -181,7 +199,7 @@ void Persistence::persistConfig()
 
 void Persistence::flush()
 {
-    persistNewLedgerEntries();
+    m_gateway.state().ledger.publishPending();
     m_store.flush();
 }
 

@@ -1,18 +1,25 @@
 #pragma once
 // Persistence: keeps a Store in step with the gateway. At start it replays the stored ledger;
-// while running it hands every finished request, every new ledger entry and every applied
-// configuration to the store, whose own thread batches the writes (the request path never
-// waits on the disk). It applies the request log retention of the configuration (settings
-// log_retention_days / log_retention_count) to the store and to the in-memory log at
+// while running it hands every finished request and every applied configuration to the store,
+// whose own thread batches those writes (the request path never waits on the disk for them).
+// Money is different: Persistence is the ledger's journal (billing/LedgerJournal.h), so each
+// charge and top-up is committed to the store before the ledger shows it — one transaction on
+// the gateway thread per entry, waited for. Entries the store could not commit stay unpublished
+// and are offered again every second. It applies the request log retention of the configuration
+// (settings log_retention_days / log_retention_count) to the store and to the in-memory log at
 // construction and after every applied configuration.
 //
-// Thread: the gateway thread. The store must outlive this object.
+// Thread: the gateway thread. The store must outlive this object; the gateway may go first (the
+// ledger is detached from this journal when this object is destroyed while the gateway lives).
+#include "billing/LedgerJournal.h"
 #include "config/ConfigLoader.h"
 #include "service/CredentialVaulting.h"
 #include "storage/CredentialVault.h"
 #include "storage/Store.h"
 
 #include <QObject>
+#include <QPointer>
+#include <QTimer>
 #include <optional>
 #include <variant>
 
@@ -33,17 +40,19 @@ std::variant<config::Config, QString> configurationFromStore(storage::Store &sto
                                                              bool *fromStore = nullptr,
                                                              storage::CredentialVault *vault = nullptr);
 
-class Persistence : public QObject {
+class Persistence : public QObject, private billing::LedgerJournal {
     Q_OBJECT
 public:
     // `vault`: the same as given to configurationFromStore(), or null (credentials in the
     // database file). The vault, like the store, must outlive this object.
     Persistence(GatewayService &gateway, storage::Store &store, storage::CredentialVault *vault = nullptr,
                 QObject *parent = nullptr);
+    ~Persistence() override;
 
     // Replays the stored ledger into the gateway's. Call once, before the gateway serves.
     void restoreLedger();
-    // Writes what is pending now and waits for the store to commit it (shutdown).
+    // Writes what is pending now (unpublished ledger entries, the request log) and waits for the
+    // store to commit it (shutdown).
     void flush();
     // The gateway listens where the command line said (--port, --listen), not where the stored
     // configuration says: edits keep storing `host`:`port`, so the override lasts one run. An
@@ -51,15 +60,18 @@ public:
     void keepStoredListen(const QString &host, quint16 port);
 
 private:
+    // LedgerJournal: commits `entry` to the store and waits; true once it is durable.
+    bool commit(const billing::LedgerEntry &entry) override;
     void onRequestFinished(const RequestRecord &record);
-    void persistNewLedgerEntries();
+    void retryUnpublishedLedger();
     void persistConfig();
     void applyRetention();
 
     GatewayService &m_gateway;
+    QPointer<GatewayService> m_gatewayAlive;  // null once the gateway is gone
     storage::Store &m_store;
     CredentialVaulting m_vaulting;
-    quint64 m_lastLedgerSequence = 0;
+    QTimer m_ledgerRetry;  // runs while the ledger holds entries the store did not commit
     struct ListenOverride { QString storedHost; quint16 storedPort; QString runningHost; quint16 runningPort; };
     std::optional<ListenOverride> m_listenOverride;
 };

@@ -59,6 +59,14 @@ void SqliteStore::appendLedger(StoredLedgerEntry entry)
     m_worker->enqueue(std::move(entry));
 }
 
+bool SqliteStore::commitLedger(StoredLedgerEntry entry)
+{
+    return onWorker([this, &entry] {
+        m_worker->enqueue(std::move(entry));
+        return m_worker->commitPending();
+    });
+}
+
 void SqliteStore::appendRequest(StoredRequest request)
 {
     m_worker->enqueue(std::move(request));

@@ -5,7 +5,10 @@
 // Threads: the store owns a worker thread that owns the only read-write connection; the
 // connection is created, used and closed there. Writes are queued and committed in one
 // transaction every flushInterval or as soon as batchSize items are queued, whichever comes first;
-// the request path never waits on the disk. Reads and flush() wait for the worker.
+// the request path never waits on the disk for them. Reads, flush() and commitLedger() wait for
+// the worker: a ledger entry is committed (with whatever was queued before it) before the call
+// returns, one transaction per entry; in WAL mode with synchronous=NORMAL such a commit appends
+// to the WAL without an fsync.
 //
 // Durability: a committed write survives the process being killed (SIGKILL included); with
 // synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes
@@ -54,6 +57,7 @@ public:
     SqliteStore &operator=(const SqliteStore &) = delete;
 
     void appendLedger(StoredLedgerEntry entry) override;
+    bool commitLedger(StoredLedgerEntry entry) override;
     void appendRequest(StoredRequest request) override;
     void saveConfig(QByteArray json) override;
     void setMeta(const QString &key, const QString &value) override;

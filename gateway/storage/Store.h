@@ -3,11 +3,12 @@
 // balance, admin token hash), the ledger of charges and top-ups, and the request log.
 // SQLite now (SqliteStore), PostgreSQL later; callers depend only on this interface.
 //
-// Writes never make the caller wait on the disk: they are queued and committed in batches by the
-// store's own thread. What was committed (flush() returned true, or a batch went by) survives a
-// crash of the process; a write that was only queued when the process died is lost. Callers that
-// must not lose a write (a charge) replay it after a restart from their own source; a ledger
-// charge is booked at most once per request id, so a replay never double-books.
+// Writes other than commitLedger() never make the caller wait on the disk: they are queued and
+// committed in batches by the store's own thread. What was committed (flush() or commitLedger()
+// returned true, or a batch went by) survives a crash of the process; a write that was only
+// queued when the process died is lost. Money must not be lost, so ledger entries are written
+// with commitLedger(), which returns only once the entry is committed; a ledger charge is booked
+// at most once per request id, so a repeated write never double-books.
 //
 // Thread: every method may be called from any thread except the store's own. Reads block the
 // caller until the store's thread answers: use them at start and from the admin API, never on the
@@ -27,6 +28,11 @@ public:
     // A charge whose request id already has a charge, or an entry whose sequence is already
     // stored, is ignored (counted in stats().ignoredLedgerEntries); the rest of the batch commits.
     virtual void appendLedger(StoredLedgerEntry entry) = 0;
+    // Queues `entry` behind everything queued so far and commits them all before returning (one
+    // transaction; the caller waits for it). True when `entry` is committed, or was already
+    // stored (same sequence, or a charge for the same request id: ignored as in appendLedger).
+    // False when the transaction failed: the queue, `entry` included, stays queued and retried.
+    virtual bool commitLedger(StoredLedgerEntry entry) = 0;
     // Adds a request to the log; a request with a known id replaces the stored one.
     virtual void appendRequest(StoredRequest request) = 0;
     // Replaces the configuration document (JSON, UTF-8; may hold credentials).

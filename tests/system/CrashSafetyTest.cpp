@@ -15,12 +15,13 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// The store commits queued writes every 200 ms (SqliteStore's flushInterval); writes still queued
-// at the kill are lost by contract. So around the kill, two things may legitimately differ from
-// what the client saw, and only within this window before the kill (200 ms plus scheduling slack
-// on a busy machine):
-//  - a request the client saw answered 200 may have no charge (its commit was still queued);
+// A charge is committed to the database when it is booked, which is just after the answer was
+// written to the client; the request log is committed in batches every 200 ms. So around the
+// kill, two things may legitimately differ from what the client saw, and only within this window
+// before the kill (scheduling slack on a busy machine):
+//  - a request the client saw answered 200 may have no charge (killed between answer and booking);
 //  - a charge may belong to a request whose answer never reached the client (killed in flight).
+// LedgerDurabilityTest checks the stricter rule: a charge /admin/ledger showed is never lost.
 constexpr qint64 kUncommittedWindowMs = 600;
 constexpr int kClientLoops = 8;
 constexpr auto kLoadDuration = 1500ms;

@@ -384,6 +384,45 @@ TEST_F(HealthTrackerLatencyTest, FactorStaysAtLeastOnePercentWithErrorsAndSlowne
     EXPECT_DOUBLE_EQ(factor, 0.01);
 }
 
+// A fast local upstream: its normal is 300 µs, measured on the same fake clock that then sees it
+// take 30 ms. A hundredfold slowdown must cost weight even though the normal is below 1 ms.
+TEST_F(HealthTrackerLatencyTest, SubMillisecondNormalThatTurnsSlowIsPenalised)
+{
+    const auto attempt = [&](std::chrono::microseconds takes) {
+        const auto start = clock.now();
+        clock.advance(takes);
+        health.recordSuccess(kChannel, kModel, std::chrono::duration_cast<std::chrono::microseconds>(clock.now() - start));
+    };
+    for (int i = 0; i < 20; ++i) {
+        attempt(300us);
+        clock.advance(1s);
+    }
+    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
+    clock.advance(61s);
+    for (int i = 0; i < 10; ++i) {
+        attempt(30ms);
+        clock.advance(1s);
+    }
+    EXPECT_LT(health.healthFactor(kChannel, kModel), 0.5);
+}
+
+TEST_F(HealthTrackerLatencyTest, SubMillisecondJitterIsNotASlowdown)
+{
+    for (int i = 0; i < 20; ++i)
+        health.recordSuccess(kChannel, kModel, 300us);
+    health.recordSuccess(kChannel, kModel, 450us);
+    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
+}
+
+// An answer faster than the clock can tell sets a real normal of 0, not "no normal yet".
+TEST_F(HealthTrackerLatencyTest, AZeroNormalIsKeptAndASlowdownFromItIsPenalised)
+{
+    succeed(1, 0ms);
+    clock.advance(61s);
+    succeed(1, 30ms);
+    EXPECT_LT(health.healthFactor(kChannel, kModel), 0.5);
+}
+
 // --- simulated down ---------------------------------------------------------------------------
 
 TEST_F(HealthTrackerTest, SimulatedDownLastsUntilTheGivenTime)

@@ -46,6 +46,28 @@ TEST_F(MetricsWindowPercentilesTest, LatencyPercentilesOfOneToHundredAreNearestR
     EXPECT_EQ(snap.latencyMs->p99, 99.0);
 }
 
+// A fast local upstream: attempts timed on the fake clock at 200..500 µs keep their sub-millisecond
+// values (reported in fractional milliseconds), never rounded to 0.
+TEST_F(MetricsWindowPercentilesTest, SubMillisecondLatenciesKeepMicrosecondPrecision)
+{
+    for (int i = 1; i <= 4; ++i) {
+        const auto start = clock.now();
+        clock.advance(std::chrono::microseconds(100 + 100 * i));
+        AttemptSample sample;
+        sample.success = true;
+        sample.totalLatency = std::chrono::duration_cast<std::chrono::microseconds>(clock.now() - start);
+        sample.timeToFirstToken = sample.totalLatency / 2;
+        metrics.recordFinish(kKey, sample);
+    }
+    const MetricsSnapshot snap = metrics.snapshot(kKey);
+    ASSERT_TRUE(snap.latencyMs);
+    EXPECT_DOUBLE_EQ(snap.latencyMs->p50, 0.3);
+    EXPECT_DOUBLE_EQ(snap.latencyMs->p99, 0.5);
+    ASSERT_TRUE(snap.ttftMs);
+    EXPECT_DOUBLE_EQ(snap.ttftMs->p50, 0.15);
+    EXPECT_DOUBLE_EQ(snap.ttftMs->p99, 0.25);
+}
+
 TEST_F(MetricsWindowPercentilesTest, TenSamplesRoundRanksUpWithoutInterpolating)
 {
     // ttft 10..100 step 10, throughput 1..10: ranks ceil(5)=5, ceil(7.5)=8, ceil(9)=9, ceil(9.9)=10.

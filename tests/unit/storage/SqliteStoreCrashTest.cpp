@@ -1,6 +1,8 @@
-// What was flushed survives the process being killed with SIGKILL. The parent runs this test
-// binary again, filtered to the child test, which writes, flushes, queues a little more and kills
-// itself; the parent then reopens the file. Writes only queued at the kill may be lost.
+// What was flushed, and every ledger entry commitLedger() returned for (with what was queued
+// before it), survives the process being killed with SIGKILL. The parent runs this test binary
+// again, filtered to the child test, which writes, flushes, queues a little more, commits one
+// ledger entry, queues a little more and kills itself; the parent then reopens the file. Writes
+// only queued at the kill may be lost.
 #include "StorageTestSupport.h"
 
 #include <QCoreApplication>
@@ -17,6 +19,8 @@ namespace {
 constexpr char kCrashDbVariable[] = "SWITCHYARD_STORAGE_CRASH_DB";
 constexpr int kFlushedRows = 100;
 constexpr int kQueuedRows = 10;
+constexpr int kCommittedRows = kFlushedRows + kQueuedRows + 1;  // up to the commitLedger() entry
+constexpr int kQueuedAfterCommit = 5;
 
 TEST(SqliteStoreCrashChild, WritesFlushesAndKillsItself)
 {
@@ -34,6 +38,9 @@ TEST(SqliteStoreCrashChild, WritesFlushesAndKillsItself)
     }
     ASSERT_TRUE(store->flush());
     for (int i = kFlushedRows + 1; i <= kFlushedRows + kQueuedRows; ++i)
+        store->appendLedger(charge(quint64(i), QStringLiteral("req_%1").arg(i)));
+    ASSERT_TRUE(store->commitLedger(charge(quint64(kCommittedRows), QStringLiteral("req_%1").arg(kCommittedRows))));
+    for (int i = kCommittedRows + 1; i <= kCommittedRows + kQueuedAfterCommit; ++i)
         store->appendLedger(charge(quint64(i), QStringLiteral("req_%1").arg(i)));
     std::printf("flushed-and-killing\n");
     std::fflush(stdout);
@@ -66,9 +73,9 @@ TEST(SqliteStoreCrashTest, FlushedWritesSurviveSigkill)
     EXPECT_EQ(store->loadConfig(), QByteArray(R"({"currency":"USD"})"));
     EXPECT_EQ(store->meta(QString::fromLatin1(kMetaOpeningBalanceNanos)), QStringLiteral("25000000000"));
     const auto entries = store->ledgerEntries(0);
-    ASSERT_GE(entries.size(), std::size_t(kFlushedRows));
-    EXPECT_LE(entries.size(), std::size_t(kFlushedRows + kQueuedRows));
-    for (int i = 0; i < kFlushedRows; ++i)
+    ASSERT_GE(entries.size(), std::size_t(kCommittedRows));
+    EXPECT_LE(entries.size(), std::size_t(kCommittedRows + kQueuedAfterCommit));
+    for (int i = 0; i < kCommittedRows; ++i)
         EXPECT_EQ(entries[std::size_t(i)], charge(quint64(i + 1), QStringLiteral("req_%1").arg(i + 1)));
     EXPECT_EQ(store->queryRequests({.limit = 1000}).size(), std::size_t(kFlushedRows));
     EXPECT_EQ(store->request("req_100"), request("req_100", baseTime().addSecs(100)));

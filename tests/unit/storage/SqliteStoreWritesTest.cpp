@@ -1,6 +1,7 @@
 // Writes are queued and committed by the storage thread: on flush(), within the flush interval, as
-// soon as a batch is full, many items in one transaction; a charge is booked once per request
-// id without failing its batch; several threads may write at once.
+// soon as a batch is full, many items in one transaction; a ledger entry by commitLedger() is in
+// the file when the call returns; a charge is booked once per request id without failing its
+// batch; several threads may write at once.
 #include "StorageTestSupport.h"
 
 #include "support/Waits.h"
@@ -165,6 +166,39 @@ TEST(SqliteStoreWritesTest, FailedCommitKeepsItsItemsQueuedInOrderAndIsRetried)
     EXPECT_EQ(store->meta(QStringLiteral("note")), QStringLiteral("second"));  // the retried write went first
     EXPECT_EQ(store->ledgerEntries(0), std::vector<StoredLedgerEntry>{topUp(1, 100)});
     EXPECT_EQ(store->stats().pendingWrites, 0u);
+}
+
+TEST(SqliteStoreWritesTest, CommitLedgerIsInTheFileWhenItReturnsWithWhatWasQueuedBefore)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto store = openStore(path, manualOptions());
+    ASSERT_TRUE(store);
+    RawDatabase raw(path);
+    store->appendRequest(request("req_1", baseTime()));
+    EXPECT_TRUE(store->commitLedger(charge(1, QStringLiteral("req_1"))));
+    // Seen by another connection at once: committed, not queued.
+    EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
+    EXPECT_EQ(raw.count(QStringLiteral("request_log")), 1);
+    EXPECT_EQ(store->stats().pendingWrites, 0u);
+    // Already stored (the same sequence): reported as committed, stored once.
+    EXPECT_TRUE(store->commitLedger(charge(1, QStringLiteral("req_1"))));
+    EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
+}
+
+TEST(SqliteStoreWritesTest, CommitLedgerReportsAFailedCommitAndKeepsTheEntryQueued)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto store = openStore(path, SqliteStoreOptions{1h, 1'000'000, 1h, 20ms});
+    ASSERT_TRUE(store);
+    RawDatabase otherWriter(path, false);
+    ASSERT_TRUE(otherWriter.exec(QStringLiteral("BEGIN IMMEDIATE")));  // holds the write lock
+    EXPECT_FALSE(store->commitLedger(topUp(1, 100)));
+    EXPECT_EQ(store->stats().pendingWrites, 1u);
+    ASSERT_TRUE(otherWriter.exec(QStringLiteral("ROLLBACK")));
+    EXPECT_TRUE(store->commitLedger(topUp(1, 100)));  // the retry, behind the queued copy
+    EXPECT_EQ(store->ledgerEntries(0), std::vector<StoredLedgerEntry>{topUp(1, 100)});
 }
 
 TEST(SqliteStoreWritesTest, TwoThreadsWriteAtOnceWhileAThirdReads)
