@@ -101,6 +101,14 @@ QString Tray::toolTip() const
     return tr("Switchyard: starting the gateway…");
 }
 
+QIcon applicationIcon()
+{
+    QIcon builtIn;
+    for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        builtIn.addFile(QStringLiteral(":/switchyard/icons/switchyard-%1.png").arg(size), QSize(size, size));
+    return QIcon::fromTheme(QStringLiteral("switchyard"), builtIn);
+}
+
 QIcon Tray::iconFor(State state)
 {
     const QColor fill = state == State::Listening ? QColor(0x2e, 0x9d, 0x57)
@@ -110,14 +118,12 @@ QIcon Tray::iconFor(State state)
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
     painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(fill.darker(140), 4));
+    // The app's icon, and the state as a badge in the lower right corner (big enough to read at
+    // the tray's 16-24 px).
+    painter.drawPixmap(QRect(0, 0, 56, 56), applicationIcon().pixmap(56, 56));
+    painter.setPen(QPen(Qt::white, 4));
     painter.setBrush(fill);
-    painter.drawEllipse(QRectF(4, 4, 56, 56));
-    // A switch: one track in, two out.
-    painter.setPen(QPen(Qt::white, 6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    painter.drawLine(QPointF(16, 32), QPointF(30, 32));
-    painter.drawLine(QPointF(30, 32), QPointF(46, 20));
-    painter.drawLine(QPointF(30, 32), QPointF(46, 44));
+    painter.drawEllipse(QPointF(kBadgeCentre, kBadgeCentre), 14, 14);
     painter.end();
     return QIcon(pixmap);
 }

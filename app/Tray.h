@@ -1,6 +1,6 @@
 #pragma once
-// Tray: the app in the system tray. A status icon drawn for the gateway's state (listening,
-// failing, stopped), a tooltip with the base URL and req/s, and a menu: show the dashboard, copy
+// Tray: the app in the system tray. The app's icon with a badge for the gateway's state
+// (listening, failing, stopped), a tooltip with the base URL and req/s, and a menu: show the dashboard, copy
 // the base URL or the demo key, demo traffic on/off, restore all outages, quit.
 // With a tray, closing the window hides it and the gateway keeps running (Quit ends the app);
 // without one, closing the window quits as usual.
@@ -20,6 +20,10 @@ class QWindow;
 namespace sy::app {
 
 class GatewayHost;
+
+// The app's icon (window, tray, dialogs): the installed icon theme's `switchyard`, else the
+// PNGs built into the program.
+QIcon applicationIcon();
 
 class Tray : public QObject {
     Q_OBJECT
@@ -43,8 +47,10 @@ public:
     // The menu's actions by objectName: showDashboard, copyBaseUrl, copyDemoKey, toggleTraffic,
     // restoreOutages, quit.
     QAction *action(const char *objectName) const;
-    // The status icon for `state`, drawn (no image files).
+    // The status icon for `state`: the app's icon with a badge of the state's colour centred at
+    // (kBadgeCentre, kBadgeCentre) of its 64 px pixmap.
     static QIcon iconFor(State state);
+    static constexpr int kBadgeCentre = 48;
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -1,6 +1,9 @@
 // switchyard: the desktop app. Starts the gateway on its worker thread (the demo workspace when
-// no configuration is given), shows the dashboard and puts an icon in the system tray.
+// no configuration is given), shows the dashboard and puts an icon in the system tray. One runs
+// per user: a second start brings the first one's window to the front and ends.
+#include "Autostart.h"
 #include "GatewayHost.h"
+#include "SingleInstance.h"
 #include "config/ConfigLoader.h"
 #include "Tray.h"
 
@@ -22,6 +25,7 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("switchyard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
     QApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("switchyard"));   // the window's menu entry and icon on Wayland
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Switchyard: a local LLM router with a live dashboard."));
@@ -33,8 +37,24 @@ int main(int argc, char **argv)
     const QCommandLineOption database(QStringLiteral("database"), QStringLiteral("SQLite database file (overrides the configuration's `database`; the demo's own file is demo.db in the data directory)."), QStringLiteral("FILE"));
     const QCommandLineOption resetDemo(QStringLiteral("reset-demo"), QStringLiteral("Start the demo workspace over: delete its database (edits, ledger, request log) first."));
     const QCommandLineOption listen(QStringLiteral("listen"), QStringLiteral("Gateway address for this run (overrides the configuration; e.g. 127.0.0.1:8080)."), QStringLiteral("HOST:PORT"));
-    parser.addOptions({config, port, listen, traffic, database, resetDemo});
+    const QCommandLineOption hidden(QStringLiteral("hidden"), QStringLiteral("Start with the window hidden in the system tray (shown as usual when there is no tray)."));
+    parser.addOptions({config, port, listen, traffic, database, resetDemo, hidden});
     parser.process(app);
+    QApplication::setWindowIcon(sy::app::applicationIcon());
+
+    // Before the gateway: the first process owns the port and the database.
+    sy::app::SingleInstance instance;
+    switch (instance.claim()) {
+    case sy::app::SingleInstance::Role::Primary:
+        break;
+    case sy::app::SingleInstance::Role::Secondary:
+        std::printf("Switchyard is already running (process %lld): its window was brought to the front.\n"
+                    "Quit it from its tray menu first to start it with other options.\n", instance.ownerPid());
+        return 0;
+    case sy::app::SingleInstance::Role::Failed:
+        std::fprintf(stderr, "switchyard: %s\n", qPrintable(instance.error()));
+        return 1;
+    }
 
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
@@ -68,15 +88,27 @@ int main(int argc, char **argv)
         }, Qt::SingleShotConnection);
     }
 
+    sy::app::Autostart autostart(QCoreApplication::applicationFilePath());
+    const bool startHidden = parser.isSet(hidden) && QSystemTrayIcon::isSystemTrayAvailable();
+
     QQmlApplicationEngine engine;
     engine.addImportPath(QStringLiteral("qrc:/"));
-    engine.setInitialProperties({{"gateway", QVariant::fromValue(&gateway)}});
+    engine.setInitialProperties({{"gateway", QVariant::fromValue(&gateway)},
+                                 {"desktop", QVariant::fromValue(&autostart)},
+                                 {"visible", !startHidden}});
     QObject::connect(&engine, &QQmlApplicationEngine::objectCreationFailed, &app,
                      [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
     engine.load(QUrl(QStringLiteral("qrc:/Switchyard/Dashboard/Main.qml")));
 
     sy::app::Tray tray(gateway, QSystemTrayIcon::isSystemTrayAvailable());
-    if (!engine.rootObjects().isEmpty())
-        tray.setWindow(qobject_cast<QQuickWindow *>(engine.rootObjects().first()));
+    if (!engine.rootObjects().isEmpty()) {
+        auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+        tray.setWindow(window);
+        QObject::connect(&instance, &sy::app::SingleInstance::activationRequested, window, [window] {
+            window->show();
+            window->raise();
+            window->requestActivate();
+        });
+    }
     return app.exec();
 }

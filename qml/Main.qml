@@ -9,6 +9,8 @@ import Switchyard.Dashboard
 ApplicationWindow {
     id: window
     required property QtObject gateway
+    // The app's Autostart (start at login, hidden); null in tests that have none.
+    property QtObject desktop: null
     property alias currentPage: tabs.currentIndex
 
     width: 1280
@@ -104,6 +106,7 @@ ApplicationWindow {
         ConfigurePage {
             objectName: "configurePage"
             api: window.gateway
+            desktop: window.desktop
         }
     }
 

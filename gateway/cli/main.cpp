@@ -8,6 +8,7 @@
 #include "service/StoreSetup.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSocketNotifier>
 #include <csignal>
 #include <cstdio>
@@ -60,6 +61,16 @@ int main(int argc, char **argv)
         return 2;
     }
     const sy::cli::GatewayOptions &options = *parsed.options;
+
+    // The user service's usual first failure: say what to create, not only that it is missing.
+    if (!options.demo && !QFileInfo::exists(options.configPath)) {
+        std::fprintf(stderr,
+                     "switchyard-gateway: no configuration file %s\n"
+                     "Create it, e.g. from the example in /usr/share/doc/switchyard/examples/switchyard.yaml, and "
+                     "test it with: switchyard-gateway --check --config %s\n",
+                     qPrintable(options.configPath), qPrintable(options.configPath));
+        return 1;
+    }
 
     sy::demo::DemoWorkspace demo;
     sy::config::LoadResult loaded = options.demo ? demo.start(8080) : sy::config::loadConfigFile(options.configPath);

@@ -1,5 +1,6 @@
-// The workspace: default model (last resort for chat requests), balance with top-up, and the
-// settings (drawn from what the gateway answers, see SettingsForm).
+// The workspace: default model (last resort for chat requests), balance with top-up, the
+// settings (drawn from what the gateway answers, see SettingsForm) and, in the desktop app, how
+// it starts on this computer (DesktopStartForm).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -11,6 +12,8 @@ Pane {
     required property var api
     // True while the editor is shown: it (re)loads its data from the API when this turns true.
     property bool active: false
+    // The desktop app's start at login (see DesktopStartForm); null: not shown.
+    property var desktop: null
 
     property var models: []            // ids from GET /admin/models
     property var virtualModels: []     // ids from GET /admin/virtual-models
@@ -169,6 +172,13 @@ Pane {
                     error: editor.balanceError
                     notice: editor.balanceNotice
                     onTopUpRequested: (amount, note) => editor.topUp(amount, note)
+                    Layout.fillWidth: true
+                }
+
+                DesktopStartForm {
+                    objectName: "desktopStartForm"
+                    visible: editor.desktop !== null
+                    desktop: editor.desktop
                     Layout.fillWidth: true
                 }
             }

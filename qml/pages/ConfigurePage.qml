@@ -12,6 +12,8 @@ Page {
     id: page
     // Anything with admin(method, target, body, callback): the GatewayHost, or a test double.
     required property var api
+    // The desktop app's start at login (WorkspaceEditor); null where there is none.
+    property var desktop: null
     property alias currentSection: sections.currentIndex
 
     padding: 12
@@ -49,7 +51,7 @@ Page {
             ChannelsEditor { objectName: "channelsEditor"; api: page.api; active: page.visible && sections.currentIndex === 1 }
             ModelsEditor { objectName: "modelsEditor"; api: page.api; active: page.visible && sections.currentIndex === 2 }
             VirtualModelsEditor { objectName: "virtualModelsEditor"; api: page.api; active: page.visible && sections.currentIndex === 3 }
-            WorkspaceEditor { objectName: "workspaceEditor"; api: page.api; active: page.visible && sections.currentIndex === 4 }
+            WorkspaceEditor { objectName: "workspaceEditor"; api: page.api; desktop: page.desktop; active: page.visible && sections.currentIndex === 4 }
             ImportExportEditor { objectName: "importExportEditor"; api: page.api; active: page.visible && sections.currentIndex === 5 }
         }
     }

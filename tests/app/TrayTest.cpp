@@ -120,10 +120,20 @@ TEST_F(TrayTest, WithATrayClosingTheWindowHidesItAndTheGatewayKeepsRunning)
 
 TEST(TrayIconTest, OneColourPerState)
 {
-    auto centre = [](Tray::State state) { return Tray::iconFor(state).pixmap(64, 64).toImage().pixelColor(32, 12); };
+    auto centre = [](Tray::State state) { return Tray::iconFor(state).pixmap(64, 64).toImage().pixelColor(Tray::kBadgeCentre, Tray::kBadgeCentre); };
     EXPECT_EQ(centre(Tray::State::Listening), QColor(0x2e, 0x9d, 0x57));
     EXPECT_EQ(centre(Tray::State::Failing), QColor(0xd0, 0x47, 0x3b));
     EXPECT_EQ(centre(Tray::State::Stopped), QColor(0x8a, 0x8a, 0x8a));
+}
+
+TEST(TrayIconTest, IsTheApplicationIconWithABadge)
+{
+    ASSERT_FALSE(sy::app::applicationIcon().isNull()) << "the PNGs are built into the program";
+    const QImage image = Tray::iconFor(Tray::State::Listening).pixmap(64, 64).toImage();
+    const QColor tile = image.pixelColor(28, 8);   // the app icon's green tile, above the tracks
+    EXPECT_EQ(tile.alpha(), 255);
+    EXPECT_GT(tile.green(), tile.red() + 40);
+    EXPECT_EQ(image.pixelColor(1, 63).alpha(), 0) << "outside the icon and the badge";
 }
 
 } // namespace

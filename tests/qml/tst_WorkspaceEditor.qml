@@ -25,6 +25,18 @@ Item {
         function callsTo(method, target) { return calls.filter(c => c.method === method && c.target === target) }
     }
 
+    // The app's Autostart double: like the real one, startHidden only sticks while startAtLogin is on.
+    Component {
+        id: desktopComponent
+        QtObject {
+            property bool startAtLogin: false
+            property bool startHidden: false
+            property string error: ""
+            property string entryPath: "autostart/switchyard.desktop"
+            onStartAtLoginChanged: if (!startAtLogin) startHidden = false
+        }
+    }
+
     Component { id: editorComponent; WorkspaceEditor { width: root.width; height: root.height } }
 
     function table() {
@@ -186,6 +198,49 @@ Item {
             mouseClick(findChild(editor, "saveSettings"))
             compare(api.callsTo("PATCH", "/admin/settings").length, 0)
             verify(findChild(editor, "settingsError").text.indexOf("Pause before a retry") >= 0)
+        }
+
+        function test_desktopSwitchesAreHiddenWithoutTheApp() {
+            const editor = open()
+            verify(!findChild(editor, "desktopStartForm").visible)
+        }
+
+        function test_startAtLoginAndHiddenSwitchesWriteThrough() {
+            const desktop = createTemporaryObject(desktopComponent, root)
+            const editor = createTemporaryObject(editorComponent, root, { api: api, active: true, desktop: desktop })
+            waitForRendering(editor)
+            verify(findChild(editor, "desktopStartForm").visible)
+            const atLogin = findChild(editor, "startAtLogin")
+            const hidden = findChild(editor, "startHidden")
+            verify(!atLogin.checked)
+            verify(!hidden.enabled)             // hidden only means something at login
+
+            mouseClick(atLogin)
+            verify(desktop.startAtLogin)
+            verify(hidden.enabled)
+            mouseClick(hidden)
+            verify(desktop.startHidden)
+            verify(hidden.checked)
+
+            mouseClick(atLogin)
+            verify(!desktop.startAtLogin)
+            verify(!hidden.checked)             // follows what the entry says, not the last click
+            verify(!hidden.enabled)
+        }
+
+        function test_aFailedWriteIsShownAndTheSwitchStaysOff() {
+            const desktop = createTemporaryObject(desktopComponent, root)
+            desktop.startAtLoginChanged.connect(() => {
+                if (desktop.startAtLogin) { desktop.startAtLogin = false; desktop.error = "Cannot write autostart/switchyard.desktop" }
+            })
+            const editor = createTemporaryObject(editorComponent, root, { api: api, active: true, desktop: desktop })
+            waitForRendering(editor)
+            const atLogin = findChild(editor, "startAtLogin")
+            mouseClick(atLogin)
+            verify(!atLogin.checked)
+            const error = findChild(editor, "desktopError")
+            verify(error.visible)
+            compare(error.text, "Cannot write autostart/switchyard.desktop")
         }
     }
 }
