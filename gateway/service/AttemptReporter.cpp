@@ -11,12 +11,6 @@ metrics::ChannelModel keyOf(const PlannedAttempt &attempt)
     return {attempt.channel->id, attempt.modelId};
 }
 
-template <typename D>
-std::chrono::milliseconds asMs(D d)
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 } // namespace
 
 void AttemptReporter::started(const PlannedAttempt &attempt)
@@ -36,12 +30,12 @@ void AttemptReporter::succeeded(const PlannedAttempt &attempt, const AttemptTimi
     const auto generation = total - (stream ? ttft : std::chrono::microseconds(0));
     if (usage.known && usage.outputTokens > 0 && generation.count() > 0)
         tokensPerSecond = double(usage.outputTokens) * 1e6 / double(generation.count());
-    m_state.metrics.recordFinish(keyOf(attempt), {true, asMs(ttft), asMs(total), tokensPerSecond});
+    m_state.metrics.recordFinish(keyOf(attempt), {true, ttft, total, tokensPerSecond});
     ChannelTotals &totals = m_state.totals[attempt.channel->id];
     ++totals.attempts;
     totals.completionTokens += quint64(std::max<qint64>(0, usage.outputTokens));
     // Streams are judged by their time to first token; their length depends on the answer.
-    m_state.health.recordSuccess(attempt.channel->id, attempt.modelId, asMs(stream ? ttft : total));
+    m_state.health.recordSuccess(attempt.channel->id, attempt.modelId, stream ? ttft : total);
     if (attempt.credential >= 0)
         m_state.credentials.markSucceeded(attempt.channel->id, attempt.credential);
     if (!conversation.isEmpty() && servedPrimary)
@@ -50,7 +44,7 @@ void AttemptReporter::succeeded(const PlannedAttempt &attempt, const AttemptTimi
 
 void AttemptReporter::failure(const PlannedAttempt &attempt, const AttemptTiming &timing)
 {
-    m_state.metrics.recordFinish(keyOf(attempt), {false, std::nullopt, asMs(timing.total()), std::nullopt});
+    m_state.metrics.recordFinish(keyOf(attempt), {false, std::nullopt, timing.total(), std::nullopt});
     ChannelTotals &totals = m_state.totals[attempt.channel->id];
     ++totals.attempts;
     ++totals.errors;
