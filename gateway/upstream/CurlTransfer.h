@@ -49,6 +49,8 @@ public:
     qint64 firstByteTimeoutMs() const { return firstByteTimeoutMs_; }
     qint64 idleTimeoutMs() const { return idleTimeoutMs_; }
     const char *curlErrorText() const { return errorBuffer_; }
+    // True when curl tried to send the request a second time and was stopped (see onRequestReady).
+    bool resendRefused() const { return resendRefused_; }
 
     // Client bookkeeping: in the multi handle; removal deferred until curl returns.
     bool inMulti = false;
@@ -80,6 +82,8 @@ private:
     Phase phase_ = Phase::Connecting;
     bool trackUpload_ = false;
     bool headersDelivered_ = false;
+    bool requestSent_ = false;         // the request went out once on some connection
+    bool resendRefused_ = false;
     char errorBuffer_[CURL_ERROR_SIZE];
 };
 

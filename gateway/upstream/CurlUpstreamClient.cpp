@@ -231,6 +231,10 @@ void CurlUpstreamClient::finish(CurlTransfer *transfer, CURLcode result)
     if (result == CURLE_OK) {
         error.kind = UpstreamErrorKind::Protocol;
         error.message = QStringLiteral("the response ended without a complete header block");
+    } else if (transfer->resendRefused()) {
+        error.kind = UpstreamErrorKind::ReusedConnectionLost;
+        error.message = QStringLiteral("a reused connection closed after the request was sent; "
+                                       "not sent again (the upstream may have received it)");
     } else {
         error.kind = detail::classifyCurlResult(result, transfer->phase() != Phase::Connecting);
         const char *text = transfer->curlErrorText();

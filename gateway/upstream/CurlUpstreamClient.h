@@ -25,6 +25,10 @@
 // HTTP/2 is negotiated over TLS and multiplexed. Redirects are not followed. TLS verification
 // (peer and host name) is on unless the request says otherwise. Proxies come from the usual
 // environment variables (http_proxy, https_proxy, no_proxy), as with the curl tool.
+// A request is written at most once: libcurl would re-send it on a fresh connection when a
+// reused one dies before any response byte (and on an HTTP/2 refused stream); the client stops
+// that second write and ends the transfer with ReusedConnectionLost, so every copy that left
+// the gateway is an attempt the caller knows about.
 //
 // Request headers are sent as given, except Content-Length, Transfer-Encoding and Expect, which
 // follow from the body, and any header whose name or value contains CR, LF or NUL (dropped).

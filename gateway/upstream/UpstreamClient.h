@@ -38,6 +38,10 @@ enum class UpstreamErrorKind {
     FirstByteTimeout,  // connected and sent, no response byte within firstByteTimeout
     IdleTimeout,       // response started, then silence longer than idleTimeout
     Reset,             // connection closed or reset before the response was complete
+    // A reused keep-alive connection closed after the request was written and before any
+    // response byte. The upstream may have received (and billed) the request, so it is never
+    // re-sent silently: this attempt ends here and failover decides what happens next.
+    ReusedConnectionLost,
     Protocol,          // malformed HTTP from the upstream
     Other,
 };
