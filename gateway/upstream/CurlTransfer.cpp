@@ -204,6 +204,18 @@ void CurlTransfer::release()
     deadlineMs_ = 0;
     inMulti = false;
     removalPending = false;
+    paused = false;
+    resumeQueued = false;
+}
+
+void CurlTransfer::restartDeadline()
+{
+    const qint64 window = phase_ == Phase::Receiving ? idleTimeoutMs_
+        : phase_ == Phase::Connecting               ? 0  // curl's own connect timeout applies
+                                                    : firstByteTimeoutMs_;
+    deadlineMs_ = window ? deadlines_->refresh() + window : 0;
+    if (deadlineMs_)
+        deadlines_->arm(deadlineMs_);
 }
 
 void CurlTransfer::noteReceived()
@@ -212,10 +224,10 @@ void CurlTransfer::noteReceived()
     if (phase_ != Phase::Receiving) {
         // The idle window may be shorter than what was left of the first-byte window.
         phase_ = Phase::Receiving;
-        deadlineMs_ = idleTimeoutMs_ ? now + idleTimeoutMs_ : 0;
+        deadlineMs_ = idleTimeoutMs_ && !paused ? now + idleTimeoutMs_ : 0;
         if (deadlineMs_)
             deadlines_->arm(deadlineMs_);
-    } else if (idleTimeoutMs_) {
+    } else if (idleTimeoutMs_ && !paused) {
         deadlineMs_ = now + idleTimeoutMs_;  // later than before: no re-arm needed
     }
 }

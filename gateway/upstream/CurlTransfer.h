@@ -52,9 +52,15 @@ public:
     // True when curl tried to send the request a second time and was stopped (see onRequestReady).
     bool resendRefused() const { return resendRefused_; }
 
+    // While paused no deadline runs; resuming restarts the current phase's window from now.
+    void suspendDeadline() { deadlineMs_ = 0; }
+    void restartDeadline();
+
     // Client bookkeeping: in the multi handle; removal deferred until curl returns.
     bool inMulti = false;
     bool removalPending = false;
+    bool paused = false;          // curl has the receive side paused
+    bool resumeQueued = false;    // a resumeNow() call is on its way
 
 private:
     static size_t onHeaderLine(char *data, size_t size, size_t count, void *self);

@@ -72,6 +72,13 @@ public:
     TransferId send(UpstreamRequest request, StreamHandler *handler) override;
     // See UpstreamClient. Closes the transfer's connection if the response was still running.
     void cancel(TransferId id) override;
+    // See UpstreamClient: curl_easy_pause(CURLPAUSE_RECV) at once (allowed inside curl's
+    // callbacks); CURLPAUSE_CONT from a queued call outside any curl call, because unpausing
+    // delivers data curl held back through the write callback before curl_easy_pause returns.
+    void pause(TransferId id) override;
+    void resume(TransferId id) override;
+    // True while `id` is paused (tests, metrics).
+    bool isPaused(TransferId id) const;
     int activeTransfers() const override;
 
 private:
@@ -84,6 +91,7 @@ private:
     void finish(detail::CurlTransfer *transfer, CURLcode result);
     void failLater(TransferId id, UpstreamError error);
     void onCurlTimerDue();
+    void resumeNow(TransferId id);
     void onDeadlinesDue();
     static int onCurlTimer(CURLM *multi, long timeoutMs, void *self);
 

@@ -70,6 +70,14 @@ public:
     virtual ~UpstreamClient() = default;
     virtual TransferId send(UpstreamRequest request, StreamHandler *handler) = 0;
     virtual void cancel(TransferId id) = 0;
+    // Backpressure: stop receiving the response of `id` (the upstream's own flow control then
+    // holds the rest) until resume(id). May be called from inside that transfer's callbacks; the
+    // current chunk is still delivered. While paused, no idle or first-byte deadline runs.
+    // resume() takes effect on a later event-loop pass, never calling the handler from inside
+    // resume() itself. Unknown, finished or cancelled ids are ignored, as are repeated calls.
+    // An implementation that cannot pause ignores both (the caller then buffers).
+    virtual void pause(TransferId) {}
+    virtual void resume(TransferId) {}
     // Transfers started and not yet finished or cancelled.
     virtual int activeTransfers() const = 0;
 };
