@@ -5,6 +5,8 @@ namespace sy::api {
 std::vector<SseEvent> SseParser::feed(const QByteArray &bytes)
 {
     std::vector<SseEvent> out;
+    if (m_overflowed)
+        return out;
     m_buffer.append(bytes);
     while (true) {
         const qsizetype nl = m_buffer.indexOf('\n', m_consumed);
@@ -16,6 +18,14 @@ std::vector<SseEvent> SseParser::feed(const QByteArray &bytes)
         takeLine(QByteArrayView(m_buffer).sliced(m_consumed, end - m_consumed), out);
         m_eventBytes = m_hasField ? m_eventBytes + (nl + 1 - m_consumed) : 0;
         m_consumed = nl + 1;
+        if (m_eventBytes > m_maxEventBytes) {
+            overflow();
+            return out;
+        }
+    }
+    if (pendingBytes() > m_maxEventBytes) {
+        overflow();
+        return out;
     }
     // Compact once the consumed prefix dominates, so long streams stay O(n).
     if (m_consumed > 4096 && m_consumed * 2 > m_buffer.size()) {
@@ -26,6 +36,17 @@ std::vector<SseEvent> SseParser::feed(const QByteArray &bytes)
         m_consumed = 0;
     }
     return out;
+}
+
+void SseParser::overflow()
+{
+    m_overflowed = true;
+    m_buffer = QByteArray();
+    m_consumed = 0;
+    m_current = {};
+    m_hasField = false;
+    m_hasData = false;
+    m_eventBytes = 0;
 }
 
 void SseParser::takeLine(QByteArrayView line, std::vector<SseEvent> &out)

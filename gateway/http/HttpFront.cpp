@@ -110,7 +110,7 @@ void HttpFront::setErrorFormatter(ErrorFormatter formatter)
 quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
 {
     FramingLimits limits{m_options.maxHeaderBytes, m_options.maxBodyBytes};
-    auto *server = new LimitedTcpServer(limits, [this](int status, const QByteArray &path) {
+    auto *server = new LimitedTcpServer(limits, m_options.connection, [this](int status, const QByteArray &path) {
         ++m_refusals[status == 431 ? "header_too_large" : status == 413 ? "body_too_large" : "bad_framing"];
         return wholeResponse(status, m_errorFormatter(path, status, limitMessage(status, m_options)), true);
     }, this);
@@ -160,32 +160,44 @@ bool HttpFront::originAllowed(const QByteArray &origin) const
     return m_options.allowedOrigins.contains(QString::fromUtf8(origin), Qt::CaseInsensitive);
 }
 
-void HttpFront::refuse(QTcpSocket *socket, const QByteArray &path, int status,
+void HttpFront::refuse(const std::shared_ptr<ResponseSink> &sink, const QByteArray &path, int status,
                        const QString &message, const QByteArray &reason)
 {
     ++m_refusals[reason];
-    socket->write(wholeResponse(status, m_errorFormatter(path, status, message), false));
+    sink->respond(status, {{"Content-Type", "application/json"}, {"x-request-id", newRequestId()}},
+                  m_errorFormatter(path, status, message));
 }
 
 bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *socket)
 {
     HttpRequest request = copyOut(qrequest);
+    // Every request gets its sink first, refused or not: it holds the request's place in the
+    // connection's answer order.
+    auto sink = std::make_shared<ResponseSink>(socket);
+    HttpConnection *connection = HttpConnection::of(socket);
+    const FramedRequest framed = connection ? connection->takeFramed() : FramedRequest{};
+    if (framed.http10)
+        sink->setHttp10(framed.keepAlive);
+    if (request.header("connection").compare("close", Qt::CaseInsensitive) == 0)
+        sink->setCloseAfterResponse(true);
 
+    if (!framed.http10 && !request.hasHeader("host")) {
+        refuse(sink, request.path, 400, QStringLiteral("An HTTP/1.1 request must carry a Host header."),
+               "missing_host");
+        return true;
+    }
     if (!hostAllowed(request.header("host"))) {
-        refuse(socket, request.path, 403, QStringLiteral("Host not allowed: only loopback names may be used."),
+        refuse(sink, request.path, 403, QStringLiteral("Host not allowed: only loopback names may be used."),
                "bad_host");
         return true;
     }
     const QByteArray origin = request.header("origin");
     if (!originAllowed(origin)) {
-        refuse(socket, request.path, 403, QStringLiteral("Origin not allowed: %1").arg(QString::fromUtf8(origin)),
+        refuse(sink, request.path, 403, QStringLiteral("Origin not allowed: %1").arg(QString::fromUtf8(origin)),
                "bad_origin");
         return true;
     }
 
-    auto sink = std::make_shared<ResponseSink>(socket);
-    if (request.header("connection").compare("close", Qt::CaseInsensitive) == 0)
-        sink->setCloseAfterResponse(true);
     if (!origin.isEmpty()) {
         sink->setExtraHeaders({{"Access-Control-Allow-Origin", origin}, {"Vary", "Origin"}});
         if (request.method == "OPTIONS") {
@@ -220,7 +232,8 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *so
 void HttpFront::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     // handleRequest() answers every request itself; this only runs if that ever changes.
-    refuse(socket, request.url().path().toUtf8(), 404, QStringLiteral("Unknown route."), "not_found");
+    refuse(std::make_shared<ResponseSink>(socket), request.url().path().toUtf8(), 404,
+           QStringLiteral("Unknown route."), "not_found");
 }
 
 } // namespace sy::http

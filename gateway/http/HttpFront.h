@@ -8,10 +8,15 @@
 //  - loopback bind by default; the Host header must name a loopback host unless remote hosts are
 //    allowed (DNS-rebinding guard -> 403); a browser Origin that is not allowed gets 403 and no
 //    CORS grant;
-//  - handlers answer through a ResponseSink that guards the socket.
+//  - an HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2); HTTP/1.0 is answered as 1.0;
+//  - handlers answer through a ResponseSink that guards the socket, and the answers on one
+//    connection leave in request order however the handlers finish (pipelining);
+//  - per response, backpressure water marks, and a limit for a client that stops reading
+//    (FrontOptions::connection).
 // Unknown routes get 404 and wrong methods 405, with a body from the error formatter.
 //
 // Thread: create, configure and use on one thread (the gateway thread); handlers run there.
+#include "http/HttpConnection.h"
 #include "http/HttpTypes.h"
 #include "http/ResponseSink.h"
 
@@ -30,6 +35,8 @@ struct FrontOptions {
     bool allowRemoteHosts = false;
     // Browser origins allowed to call the gateway, e.g. "http://localhost:5173". Empty: none.
     QStringList allowedOrigins;
+    // Water marks of each response and the stalled-client limit (see ConnectionOptions).
+    ConnectionOptions connection;
 };
 
 using Handler = std::function<void(HttpRequest &&request, std::shared_ptr<ResponseSink> sink)>;
@@ -60,7 +67,7 @@ public:
     const FrontOptions &options() const { return m_options; }
 
     // Number of requests refused before routing, by reason ("header_too_large", "body_too_large",
-    // "bad_host", "bad_origin", "not_found"). For metrics.
+    // "bad_host", "missing_host", "bad_origin", "not_found"). For metrics.
     quint64 refusals(const QByteArray &reason) const;
 
 protected:
@@ -74,8 +81,8 @@ private:
         bool prefix = false;
         Handler handler;
     };
-    void refuse(QTcpSocket *socket, const QByteArray &path, int status, const QString &message,
-                const QByteArray &reason);
+    void refuse(const std::shared_ptr<ResponseSink> &sink, const QByteArray &path, int status,
+                const QString &message, const QByteArray &reason);
     bool hostAllowed(const QByteArray &host) const;
     void sortRoutes();
     bool originAllowed(const QByteArray &origin) const;

@@ -11,6 +11,15 @@ QByteArray headerValue(const HeaderList &headers, QByteArrayView name)
     return {};
 }
 
+bool HttpRequest::hasHeader(QByteArrayView name) const
+{
+    for (const auto &header : headers) {
+        if (header.first.compare(name, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 QByteArray reasonPhrase(int status)
 {
     switch (status) {

@@ -25,6 +25,8 @@ struct HttpRequest {
     QHostAddress peer;
 
     QByteArray header(QByteArrayView name) const { return headerValue(headers, name); }
+    // True when the header was sent, even with an empty value.
+    bool hasHeader(QByteArrayView name) const;
 };
 
 // Standard reason phrase for a status code ("Not Found"); "Unknown" for codes it does not know.

@@ -1,5 +1,7 @@
 #include "http/LimitedTcpServer.h"
 
+#include "http/HttpConnection.h"
+
 #include <QTcpSocket>
 #include <optional>
 
@@ -103,6 +105,12 @@ RequestFramer::Verdict RequestFramer::headersComplete()
     int transferEncodings = 0;
     bool chunked = false;
     bool expectContinue = false;
+    FramedRequest framed;
+    {
+        const qsizetype end = m_buffer.indexOf('\n');
+        const QByteArrayView requestLine = QByteArrayView(m_buffer).first(end < 0 ? m_buffer.size() : end).trimmed();
+        framed.http10 = requestLine.endsWith("HTTP/1.0");
+    }
     // Walks the lines in place (views, no copies): this runs for every request.
     const QByteArrayView block(m_buffer);
     qsizetype lineStart = block.indexOf('\n');  // line 0 is the request line
@@ -128,6 +136,8 @@ RequestFramer::Verdict RequestFramer::headersComplete()
             chunked = value.toByteArray().toLower().contains("chunked");
         } else if (name.compare("expect", Qt::CaseInsensitive) == 0) {
             expectContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
+        } else if (name.compare("connection", Qt::CaseInsensitive) == 0) {
+            framed.keepAlive = framed.keepAlive || value.toByteArray().toLower().contains("keep-alive");
         }
     }
     m_buffer.clear();
@@ -136,6 +146,7 @@ RequestFramer::Verdict RequestFramer::headersComplete()
         return Verdict::BadFraming;
     if (contentLength.value_or(0) > m_limits.maxBodyBytes)
         return Verdict::BodyTooLarge;
+    m_framed.push_back(framed);
     if (chunked) {
         m_state = State::ChunkSize;
         m_bodySeen = 0;
@@ -146,6 +157,15 @@ RequestFramer::Verdict RequestFramer::headersComplete()
         requestComplete();
     }
     return expectContinue && m_state != State::Headers ? Verdict::ExpectContinue : Verdict::Ok;
+}
+
+std::optional<FramedRequest> RequestFramer::takeFramed()
+{
+    if (m_framed.empty())
+        return std::nullopt;
+    FramedRequest framed = m_framed.front();
+    m_framed.pop_front();
+    return framed;
 }
 
 qsizetype RequestFramer::feedChunked(QByteArrayView bytes, Verdict &verdict)
@@ -198,12 +218,16 @@ qsizetype RequestFramer::feedChunked(QByteArrayView bytes, Verdict &verdict)
     }
 }
 
-LimitedTcpServer::LimitedTcpServer(FramingLimits limits, LimitResponder responder, QObject *parent)
+LimitedTcpServer::LimitedTcpServer(FramingLimits limits, const ConnectionOptions &connection,
+                                   LimitResponder responder, QObject *parent)
     : QTcpServer(parent)
     , m_limits(limits)
+    , m_connection(std::make_unique<ConnectionOptions>(connection))
     , m_responder(std::move(responder))
 {
 }
+
+LimitedTcpServer::~LimitedTcpServer() = default;
 
 void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
 {
@@ -214,11 +238,13 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
     }
     // Small SSE events must leave at once, not wait for Nagle.
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    auto framer = std::make_shared<RequestFramer>(m_limits);
+    // Owns the framer; a child of the socket, so it lives exactly as long as the connection.
+    auto *connection = new HttpConnection(socket, m_limits, *m_connection);
+    RequestFramer *framer = &connection->framer();
     auto rejected = std::make_shared<bool>(false);
     // Connected before addPendingConnection(), so this runs before QtHttpServer's own slot and
     // sees exactly the bytes it is about to consume.
-    connect(socket, &QTcpSocket::readyRead, socket, [this, socket, framer, rejected] {
+    connect(socket, &QTcpSocket::readyRead, socket, [this, socket, connection, framer, rejected] {
         if (*rejected) {
             socket->readAll();
             return;
@@ -236,10 +262,10 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
             : verdict == RequestFramer::Verdict::BodyTooLarge                ? 413
                                                                              : 400;
         const QByteArray response = m_responder(status, framer->currentPath());
-        auto refuse = [socket, response] {
-            socket->write(response);
+        // After every earlier response on the connection (pipelining keeps request order).
+        auto refuse = [socket, connection, response] {
             socket->readAll();  // QtHttpServer must never see the refused request
-            socket->disconnectFromHost();
+            connection->writeLastAndClose(response);
         };
         if (framer->completedInLastFeed() == 0) {
             socket->readAll();

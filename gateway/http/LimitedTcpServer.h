@@ -10,13 +10,24 @@
 // Thread: lives on the gateway thread with its HttpFront.
 #include <QByteArray>
 #include <QTcpServer>
+#include <deque>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace sy::http {
 
 struct FramingLimits {
     qsizetype maxHeaderBytes = 64 * 1024;
     qint64 maxBodyBytes = 16 * 1024 * 1024;
+};
+
+struct ConnectionOptions;
+
+// What the framer learnt about one request that QtHttpServer 6.4 does not tell its handler.
+struct FramedRequest {
+    bool http10 = false;     // the request line says HTTP/1.0
+    bool keepAlive = false;  // a `Connection: keep-alive` token was sent
 };
 
 // Builds the complete HTTP response sent when a request is refused (431, 413, 400):
@@ -26,7 +37,9 @@ using LimitResponder = std::function<QByteArray(int status, const QByteArray &pa
 class LimitedTcpServer : public QTcpServer {
     Q_OBJECT
 public:
-    LimitedTcpServer(FramingLimits limits, LimitResponder responder, QObject *parent = nullptr);
+    LimitedTcpServer(FramingLimits limits, const ConnectionOptions &connection, LimitResponder responder,
+                     QObject *parent = nullptr);
+    ~LimitedTcpServer() override;
     // New limits for connections accepted from now on (open connections keep theirs).
     void setLimits(FramingLimits limits) { m_limits = limits; }
 
@@ -35,6 +48,7 @@ protected:
 
 private:
     FramingLimits m_limits;
+    std::unique_ptr<ConnectionOptions> m_connection;
     LimitResponder m_responder;
 };
 
@@ -53,6 +67,8 @@ public:
     // Requests completed by the last feed() before the one a refusal is about: those must still
     // reach QtHttpServer and be answered first.
     int completedInLastFeed() const { return m_completedInFeed; }
+    // Facts of the oldest request whose header block was framed and not yet taken, in order.
+    std::optional<FramedRequest> takeFramed();
 
 private:
     enum class State { Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers };
@@ -67,6 +83,7 @@ private:
     qint64 m_remaining = 0;    // body or chunk bytes still expected
     qint64 m_bodySeen = 0;     // decoded body bytes of the current chunked request
     int m_completedInFeed = 0;
+    std::deque<FramedRequest> m_framed;  // bounded by the requests QtHttpServer has not handled
 };
 
 } // namespace sy::http

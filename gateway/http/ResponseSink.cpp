@@ -1,17 +1,20 @@
 #include "http/ResponseSink.h"
 
+#include "http/HttpConnection.h"
+
 #include <QMetaObject>
 
 namespace sy::http {
 
 namespace {
 
-QByteArray statusAndHeaders(int status, const HeaderList &headers, const HeaderList &extra,
-                            const QByteArray &framing)
+QByteArray statusAndHeaders(QByteArrayView version, int status, const HeaderList &headers,
+                            const HeaderList &extra, const QByteArray &framing)
 {
     QByteArray out;
     out.reserve(256);
-    out += "HTTP/1.1 ";
+    out += version;
+    out += ' ';
     out += QByteArray::number(status);
     out += ' ';
     out += reasonPhrase(status);
@@ -25,7 +28,8 @@ QByteArray statusAndHeaders(int status, const HeaderList &headers, const HeaderL
     for (const auto &[name, value] : headers) {
         // Framing is ours alone: a handler-supplied length or encoding would corrupt the stream.
         if (name.compare("content-length", Qt::CaseInsensitive) == 0
-            || name.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
+            || name.compare("transfer-encoding", Qt::CaseInsensitive) == 0
+            || name.compare("connection", Qt::CaseInsensitive) == 0)
             continue;
         out += name;
         out += ": ";
@@ -41,14 +45,29 @@ QByteArray statusAndHeaders(int status, const HeaderList &headers, const HeaderL
 
 ResponseSink::ResponseSink(QTcpSocket *socket)
     : m_socket(socket)
+    , m_connection(HttpConnection::of(socket))
 {
     if (socket) {
         connect(socket, &QAbstractSocket::disconnected, this, &ResponseSink::handleDisconnected);
         connect(socket, &QObject::destroyed, this, &ResponseSink::handleDisconnected);
+        connect(socket, &QIODevice::bytesWritten, this, &ResponseSink::handleBytesWritten);
+    }
+    if (m_connection) {
+        m_connection->enqueue(this);
+        m_highWater = m_connection->options().highWaterBytes;
+        m_lowWater = m_connection->options().lowWaterBytes;
     }
 }
 
-ResponseSink::~ResponseSink() = default;
+ResponseSink::~ResponseSink()
+{
+    if (!m_connection)
+        return;
+    // Dropped unanswered: closing tells the client, and frees the answers queued behind it.
+    if (!m_finished)
+        m_connection->end(this, m_begun ? HttpConnection::End::Close : HttpConnection::End::Reset);
+    m_connection->forget(this);
+}
 
 bool ResponseSink::isOpen() const
 {
@@ -56,18 +75,29 @@ bool ResponseSink::isOpen() const
         && m_socket->state() == QAbstractSocket::ConnectedState;
 }
 
+void ResponseSink::setHttp10(bool keepAlive)
+{
+    m_http10 = true;
+    m_keepAlive10 = keepAlive;
+}
+
 void ResponseSink::respond(int status, const HeaderList &headers, const QByteArray &body)
 {
     if (m_begun || !isOpen())
         return;
     m_begun = true;
-    QByteArray out = statusAndHeaders(status, headers, m_extraHeaders,
-                                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n");
+    QByteArray framing = "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    // A 1.0 client keeps the connection only when it asked; the answer says which it got.
+    const bool close = m_closeAfter || (m_http10 && !m_keepAlive10);
+    if (m_http10)
+        framing += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
+    else if (close)
+        framing += "Connection: close\r\n";
+    QByteArray out = statusAndHeaders(m_http10 ? "HTTP/1.0" : "HTTP/1.1", status, headers,
+                                      m_extraHeaders, framing);
     out += body;
     writeRaw(out);
-    m_finished = true;
-    if (m_closeAfter && m_socket)
-        m_socket->disconnectFromHost();
+    endResponse(close ? Ending::Close : Ending::Normal);
 }
 
 void ResponseSink::begin(int status, const HeaderList &headers)
@@ -75,13 +105,21 @@ void ResponseSink::begin(int status, const HeaderList &headers)
     if (m_begun || !isOpen())
         return;
     m_begun = true;
-    writeRaw(statusAndHeaders(status, headers, m_extraHeaders, "Transfer-Encoding: chunked\r\n"));
+    // HTTP/1.0 knows no chunked coding: the body runs until the connection closes.
+    writeRaw(m_http10 ? statusAndHeaders("HTTP/1.0", status, headers, m_extraHeaders, "Connection: close\r\n")
+                      : statusAndHeaders("HTTP/1.1", status, headers, m_extraHeaders,
+                                         m_closeAfter ? "Transfer-Encoding: chunked\r\nConnection: close\r\n"
+                                                      : "Transfer-Encoding: chunked\r\n"));
 }
 
 void ResponseSink::write(const QByteArray &data)
 {
     if (!m_begun || data.isEmpty() || !isOpen())
         return;
+    if (m_http10) {
+        writeRaw(data);
+        return;
+    }
     QByteArray out;
     out.reserve(data.size() + 12);
     out += QByteArray::number(data.size(), 16);
@@ -95,22 +133,37 @@ void ResponseSink::finish()
 {
     if (!m_begun || !isOpen())
         return;
+    if (m_http10) {
+        endResponse(Ending::Close);
+        return;
+    }
     writeRaw(QByteArrayLiteral("0\r\n\r\n"));
-    m_finished = true;
-    if (m_closeAfter && m_socket)
-        m_socket->disconnectFromHost();
+    endResponse(m_closeAfter ? Ending::Close : Ending::Normal);
 }
 
 void ResponseSink::abort()
 {
     if (m_finished || !m_socket)
         return;
-    m_finished = true;
     // Before the status line an abrupt reset is the honest signal; after it, flush what was
     // promised and close, so the client sees a body cut short rather than lost bytes.
-    if (m_begun)
+    endResponse(m_begun ? Ending::Close : Ending::Reset);
+}
+
+void ResponseSink::endResponse(Ending ending)
+{
+    m_finished = true;
+    if (m_connection) {
+        m_connection->end(this, ending == Ending::Normal ? HttpConnection::End::KeepOpen
+                                : ending == Ending::Close ? HttpConnection::End::Close
+                                                          : HttpConnection::End::Reset);
+        return;
+    }
+    if (!m_socket)
+        return;
+    if (ending == Ending::Close)
         m_socket->disconnectFromHost();
-    else
+    else if (ending == Ending::Reset)
         m_socket->abort();
 }
 
@@ -128,7 +181,29 @@ void ResponseSink::onClientGone(std::function<void()> callback)
 
 qint64 ResponseSink::bytesQueued() const
 {
-    return m_socket ? m_socket->bytesToWrite() : 0;
+    if (m_gone || !m_socket)
+        return 0;
+    return m_connection ? m_connection->queuedBytes(this) : m_socket->bytesToWrite();
+}
+
+bool ResponseSink::isCongested() const
+{
+    return m_congested;
+}
+
+void ResponseSink::setWaterMarks(qint64 highWaterBytes, qint64 lowWaterBytes)
+{
+    m_highWater = std::max<qint64>(1, highWaterBytes);
+    m_lowWater = std::clamp<qint64>(lowWaterBytes, 0, m_highWater - 1);
+}
+
+void ResponseSink::handleBytesWritten()
+{
+    if (!m_congested || bytesQueued() > m_lowWater)
+        return;
+    m_congested = false;
+    if (m_onDrained)
+        m_onDrained();
 }
 
 void ResponseSink::handleDisconnected()
@@ -136,6 +211,7 @@ void ResponseSink::handleDisconnected()
     if (m_gone)
         return;
     m_gone = true;
+    m_congested = false;
     if (m_finished || !m_onGone)
         return;
     // Queued: the disconnect can be signalled synchronously from inside our own write or abort.
@@ -147,8 +223,14 @@ void ResponseSink::handleDisconnected()
 
 void ResponseSink::writeRaw(const QByteArray &data)
 {
-    if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+    if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    if (m_connection)
+        m_connection->write(this, data);
+    else
         m_socket->write(data);
+    if (bytesQueued() >= m_highWater)
+        m_congested = true;
 }
 
 } // namespace sy::http

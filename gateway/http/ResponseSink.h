@@ -3,6 +3,19 @@
 // client's socket, either as one complete response or as hand-framed chunks
 // (Transfer-Encoding: chunked; QtHttpServer 6.4 has no chunked API).
 //
+// HTTP/1.0 requests (setHttp10) are answered as 1.0: an `HTTP/1.0` status line; a whole response
+// carries Content-Length and closes the connection unless the client asked for keep-alive; a
+// streamed one has no chunked framing — its body ends when the connection closes, always.
+//
+// Order: the sinks of one connection answer in request order (see HttpConnection): a sink whose
+// turn has not come yet keeps its bytes until every earlier response on the connection is done.
+//
+// Backpressure: bytesQueued() is what the client has not taken yet (on the socket, or held for
+// its turn). Once a write brings it to the high-water mark the sink is congested; the producer
+// should pause (e.g. UpstreamClient::pause) and resume from onDrained(), which runs when the
+// queue is back at the low-water mark. A client that takes nothing for the connection's stall
+// limit while bytes wait is disconnected, and onClientGone() runs as for any other disconnect.
+//
 // Socket guard: the sink holds a QPointer to the socket. QtHttpServer deletes the socket when the
 // client disconnects, so every write first checks the pointer and silently drops output for a
 // gone client. A handler that keeps the sink (streaming, async upstream calls) registers
@@ -13,10 +26,13 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QtGlobal>
 #include <QTcpSocket>
 #include <functional>
 
 namespace sy::http {
+
+class HttpConnection;
 
 class ResponseSink : public QObject {
     Q_OBJECT
@@ -36,7 +52,8 @@ public:
     void begin(int status, const HeaderList &headers);
     // One chunk of a begun response; empty data is ignored (an empty chunk would end the body).
     void write(const QByteArray &data);
-    // The terminating zero-length chunk. The connection stays open for the next request.
+    // The terminating zero-length chunk. The connection stays open for the next request
+    // (an HTTP/1.0 stream: the connection closes, which is what ends its body).
     void finish();
     // Ends the response abnormally: closes the connection (for a chunked body cut short).
     void abort();
@@ -45,8 +62,21 @@ public:
     // It never runs from inside a ResponseSink method.
     void onClientGone(std::function<void()> callback);
 
-    // Bytes queued on the socket and not yet sent (for backpressure decisions).
+    // Bytes of this response the client has not taken yet (for backpressure decisions).
     qint64 bytesQueued() const;
+    // True while bytesQueued() is at or above the high-water mark (congested until drained).
+    bool isCongested() const;
+    // Runs, on the gateway thread and never from inside a ResponseSink method, each time a
+    // congested sink's queue is back at or below the low-water mark. Replaces any earlier one.
+    void onDrained(std::function<void()> callback) { m_onDrained = std::move(callback); }
+    // Water marks in bytes (defaults from the connection's options: 1 MiB and 256 KiB).
+    void setWaterMarks(qint64 highWaterBytes, qint64 lowWaterBytes);
+    qint64 highWaterBytes() const { return m_highWater; }
+    qint64 lowWaterBytes() const { return m_lowWater; }
+
+    // Answer as HTTP/1.0 (see above); `keepAlive`: the request carried `Connection: keep-alive`.
+    void setHttp10(bool keepAlive);
+    bool isHttp10() const { return m_http10; }
 
     // Headers added to whatever status line this sink writes (e.g. the CORS grant).
     void setExtraHeaders(HeaderList headers) { m_extraHeaders = std::move(headers); }
@@ -55,11 +85,21 @@ public:
     void setCloseAfterResponse(bool close) { m_closeAfter = close; }
 
 private:
+    enum class Ending { Normal, Close, Reset };
     void handleDisconnected();
+    void handleBytesWritten();
     void writeRaw(const QByteArray &data);
+    void endResponse(Ending ending);
 
     QPointer<QTcpSocket> m_socket;
+    QPointer<HttpConnection> m_connection;
     std::function<void()> m_onGone;
+    std::function<void()> m_onDrained;
+    qint64 m_highWater = 1024 * 1024;
+    qint64 m_lowWater = 256 * 1024;
+    bool m_congested = false;
+    bool m_http10 = false;
+    bool m_keepAlive10 = false;
     bool m_begun = false;
     bool m_finished = false;
     bool m_gone = false;

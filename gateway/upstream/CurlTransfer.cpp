@@ -115,6 +115,8 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     phase_ = Phase::Connecting;
     deadlineMs_ = 0;
     uploadedBytes_ = 0;
+    requestSent_ = false;
+    resendRefused_ = false;
     firstByteTimeoutMs_ = std::max<qint64>(0, request.firstByteTimeout.count());
     idleTimeoutMs_ = std::max<qint64>(0, request.idleTimeout.count());
     errorBuffer_[0] = '\0';
@@ -202,6 +204,18 @@ void CurlTransfer::release()
     deadlineMs_ = 0;
     inMulti = false;
     removalPending = false;
+    paused = false;
+    resumeQueued = false;
+}
+
+void CurlTransfer::restartDeadline()
+{
+    const qint64 window = phase_ == Phase::Receiving ? idleTimeoutMs_
+        : phase_ == Phase::Connecting               ? 0  // curl's own connect timeout applies
+                                                    : firstByteTimeoutMs_;
+    deadlineMs_ = window ? deadlines_->refresh() + window : 0;
+    if (deadlineMs_)
+        deadlines_->arm(deadlineMs_);
 }
 
 void CurlTransfer::noteReceived()
@@ -210,10 +224,10 @@ void CurlTransfer::noteReceived()
     if (phase_ != Phase::Receiving) {
         // The idle window may be shorter than what was left of the first-byte window.
         phase_ = Phase::Receiving;
-        deadlineMs_ = idleTimeoutMs_ ? now + idleTimeoutMs_ : 0;
+        deadlineMs_ = idleTimeoutMs_ && !paused ? now + idleTimeoutMs_ : 0;
         if (deadlineMs_)
             deadlines_->arm(deadlineMs_);
-    } else if (idleTimeoutMs_) {
+    } else if (idleTimeoutMs_ && !paused) {
         deadlineMs_ = now + idleTimeoutMs_;  // later than before: no re-arm needed
     }
 }
@@ -286,6 +300,16 @@ int CurlTransfer::onRequestReady(void *self, char *, char *, int, int)
     auto *t = static_cast<CurlTransfer *>(self);
     if (!t->handler_)
         return CURL_PREREQFUNC_ABORT;
+    // curl calls this once per request it is about to write. A second call means curl wants to
+    // send the same request again on a fresh connection — it does that silently when a reused
+    // keep-alive connection dies after the request went out. The upstream may already have
+    // processed the first copy (a double charge), so the re-send is refused and reported; the
+    // failover layer then decides, as for any other attempt.
+    if (t->requestSent_) {
+        t->resendRefused_ = true;
+        return CURL_PREREQFUNC_ABORT;
+    }
+    t->requestSent_ = true;
     t->phase_ = t->trackUpload_ ? Phase::Sending : Phase::AwaitingFirstByte;
     t->uploadedBytes_ = 0;
     t->deadlineMs_ = t->firstByteTimeoutMs_ ? t->deadlines_->nowMs() + t->firstByteTimeoutMs_ : 0;

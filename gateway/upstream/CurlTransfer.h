@@ -49,10 +49,18 @@ public:
     qint64 firstByteTimeoutMs() const { return firstByteTimeoutMs_; }
     qint64 idleTimeoutMs() const { return idleTimeoutMs_; }
     const char *curlErrorText() const { return errorBuffer_; }
+    // True when curl tried to send the request a second time and was stopped (see onRequestReady).
+    bool resendRefused() const { return resendRefused_; }
+
+    // While paused no deadline runs; resuming restarts the current phase's window from now.
+    void suspendDeadline() { deadlineMs_ = 0; }
+    void restartDeadline();
 
     // Client bookkeeping: in the multi handle; removal deferred until curl returns.
     bool inMulti = false;
     bool removalPending = false;
+    bool paused = false;          // curl has the receive side paused
+    bool resumeQueued = false;    // a resumeNow() call is on its way
 
 private:
     static size_t onHeaderLine(char *data, size_t size, size_t count, void *self);
@@ -80,6 +88,8 @@ private:
     Phase phase_ = Phase::Connecting;
     bool trackUpload_ = false;
     bool headersDelivered_ = false;
+    bool requestSent_ = false;         // the request went out once on some connection
+    bool resendRefused_ = false;
     char errorBuffer_[CURL_ERROR_SIZE];
 };
 

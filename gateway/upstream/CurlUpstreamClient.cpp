@@ -117,6 +117,56 @@ void CurlUpstreamClient::cancel(TransferId id)
     }
 }
 
+void CurlUpstreamClient::pause(TransferId id)
+{
+    CurlTransfer *transfer = active_.value(id);
+    if (!transfer)
+        return;
+    transfer->resumeQueued = false;  // a resume() still on its way is overtaken
+    if (transfer->paused || !transfer->inMulti)
+        return;
+    transfer->paused = true;
+    transfer->suspendDeadline();
+    curl_easy_pause(transfer->easy(), CURLPAUSE_RECV);
+}
+
+void CurlUpstreamClient::resume(TransferId id)
+{
+    CurlTransfer *transfer = active_.value(id);
+    if (!transfer || !transfer->paused || transfer->resumeQueued)
+        return;
+    transfer->resumeQueued = true;
+    QMetaObject::invokeMethod(this, [this, id] { resumeNow(id); }, Qt::QueuedConnection);
+}
+
+void CurlUpstreamClient::resumeNow(TransferId id)
+{
+    CurlTransfer *transfer = active_.value(id);
+    if (!transfer || !transfer->resumeQueued)
+        return;  // finished, cancelled, or paused again meanwhile
+    if (curlDepth_ > 0) {
+        // Inside a handler's nested event loop: try again once the outer curl call returned.
+        QMetaObject::invokeMethod(this, [this, id] { resumeNow(id); }, Qt::QueuedConnection);
+        return;
+    }
+    transfer->resumeQueued = false;
+    transfer->paused = false;
+    transfer->restartDeadline();
+    // Unpausing hands curl's held-back data to the write callback right here, so this counts
+    // as a curl call: the handler's cancel()/send() are deferred as inside any other.
+    deadlines_->refresh();
+    ++curlDepth_;
+    curl_easy_pause(transfer->easy(), CURLPAUSE_CONT);
+    --curlDepth_;
+    afterCurl();
+}
+
+bool CurlUpstreamClient::isPaused(TransferId id) const
+{
+    const CurlTransfer *transfer = active_.value(id);
+    return transfer && transfer->paused;
+}
+
 int CurlUpstreamClient::activeTransfers() const
 {
     return int(active_.size());
@@ -231,6 +281,10 @@ void CurlUpstreamClient::finish(CurlTransfer *transfer, CURLcode result)
     if (result == CURLE_OK) {
         error.kind = UpstreamErrorKind::Protocol;
         error.message = QStringLiteral("the response ended without a complete header block");
+    } else if (transfer->resendRefused()) {
+        error.kind = UpstreamErrorKind::ReusedConnectionLost;
+        error.message = QStringLiteral("a reused connection closed after the request was sent; "
+                                       "not sent again (the upstream may have received it)");
     } else {
         error.kind = detail::classifyCurlResult(result, transfer->phase() != Phase::Connecting);
         const char *text = transfer->curlErrorText();

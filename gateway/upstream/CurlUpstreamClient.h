@@ -25,6 +25,10 @@
 // HTTP/2 is negotiated over TLS and multiplexed. Redirects are not followed. TLS verification
 // (peer and host name) is on unless the request says otherwise. Proxies come from the usual
 // environment variables (http_proxy, https_proxy, no_proxy), as with the curl tool.
+// A request is written at most once: libcurl would re-send it on a fresh connection when a
+// reused one dies before any response byte (and on an HTTP/2 refused stream); the client stops
+// that second write and ends the transfer with ReusedConnectionLost, so every copy that left
+// the gateway is an attempt the caller knows about.
 //
 // Request headers are sent as given, except Content-Length, Transfer-Encoding and Expect, which
 // follow from the body, and any header whose name or value contains CR, LF or NUL (dropped).
@@ -68,6 +72,13 @@ public:
     TransferId send(UpstreamRequest request, StreamHandler *handler) override;
     // See UpstreamClient. Closes the transfer's connection if the response was still running.
     void cancel(TransferId id) override;
+    // See UpstreamClient: curl_easy_pause(CURLPAUSE_RECV) at once (allowed inside curl's
+    // callbacks); CURLPAUSE_CONT from a queued call outside any curl call, because unpausing
+    // delivers data curl held back through the write callback before curl_easy_pause returns.
+    void pause(TransferId id) override;
+    void resume(TransferId id) override;
+    // True while `id` is paused (tests, metrics).
+    bool isPaused(TransferId id) const;
     int activeTransfers() const override;
 
 private:
@@ -80,6 +91,7 @@ private:
     void finish(detail::CurlTransfer *transfer, CURLcode result);
     void failLater(TransferId id, UpstreamError error);
     void onCurlTimerDue();
+    void resumeNow(TransferId id);
     void onDeadlinesDue();
     static int onCurlTimer(CURLM *multi, long timeoutMs, void *self);
 

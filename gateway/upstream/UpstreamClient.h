@@ -38,6 +38,10 @@ enum class UpstreamErrorKind {
     FirstByteTimeout,  // connected and sent, no response byte within firstByteTimeout
     IdleTimeout,       // response started, then silence longer than idleTimeout
     Reset,             // connection closed or reset before the response was complete
+    // A reused keep-alive connection closed after the request was written and before any
+    // response byte. The upstream may have received (and billed) the request, so it is never
+    // re-sent silently: this attempt ends here and failover decides what happens next.
+    ReusedConnectionLost,
     Protocol,          // malformed HTTP from the upstream
     Other,
 };
@@ -66,6 +70,14 @@ public:
     virtual ~UpstreamClient() = default;
     virtual TransferId send(UpstreamRequest request, StreamHandler *handler) = 0;
     virtual void cancel(TransferId id) = 0;
+    // Backpressure: stop receiving the response of `id` (the upstream's own flow control then
+    // holds the rest) until resume(id). May be called from inside that transfer's callbacks; the
+    // current chunk is still delivered. While paused, no idle or first-byte deadline runs.
+    // resume() takes effect on a later event-loop pass, never calling the handler from inside
+    // resume() itself. Unknown, finished or cancelled ids are ignored, as are repeated calls.
+    // An implementation that cannot pause ignores both (the caller then buffers).
+    virtual void pause(TransferId) {}
+    virtual void resume(TransferId) {}
     // Transfers started and not yet finished or cancelled.
     virtual int activeTransfers() const = 0;
 };

@@ -10,6 +10,7 @@ const char *errorKindName(UpstreamErrorKind kind)
     case UpstreamErrorKind::FirstByteTimeout: return "first_byte_timeout";
     case UpstreamErrorKind::IdleTimeout: return "idle_timeout";
     case UpstreamErrorKind::Reset: return "reset";
+    case UpstreamErrorKind::ReusedConnectionLost: return "reused_connection_lost";
     case UpstreamErrorKind::Protocol: return "protocol";
     case UpstreamErrorKind::Other: return "other";
     }

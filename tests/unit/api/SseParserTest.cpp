@@ -201,5 +201,55 @@ TEST(SseParserTest, LongStreamInOddPiecesLosesNothing)
     }
 }
 
+TEST(SseParserTest, LineWithoutEndPastTheCapOverflowsAndBuffersNothing)
+{
+    // An upstream that sends one endless line: the parser keeps at most the cap, then gives up.
+    SseParser parser(1024);
+    EXPECT_TRUE(parser.feed("data: {\"ok\":1}\n\ndata: ").size() == 1);
+    EXPECT_FALSE(parser.overflowed());
+    const QByteArray piece(300, 'x');
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(parser.feed(piece).empty());
+    EXPECT_FALSE(parser.overflowed());
+    EXPECT_TRUE(parser.feed(piece).empty());
+    EXPECT_TRUE(parser.overflowed());
+    EXPECT_EQ(parser.pendingBytes(), 0);
+    // Sticky: even a well-formed end and a later event are not reported as a clean finish.
+    EXPECT_TRUE(parser.feed("\n\ndata: [DONE]\n\n").empty());
+    EXPECT_TRUE(parser.overflowed());
+    EXPECT_EQ(parser.pendingBytes(), 0);
+}
+
+TEST(SseParserTest, ManyShortDataLinesOfOneEventOverflowToo)
+{
+    SseParser parser(1000);
+    QByteArray lines;
+    for (int i = 0; i < 200; ++i)
+        lines += "data: 0123456789\n";
+    EXPECT_TRUE(parser.feed(lines).empty());
+    EXPECT_TRUE(parser.overflowed());
+}
+
+TEST(SseParserTest, EventsUpToTheCapPassAndTheEarlierOnesOfAnOverflowingFeedAreKept)
+{
+    SseParser parser(64);
+    const QByteArray fits = "data: " + QByteArray(56, 'a') + "\n\n";  // 64 bytes with its line end
+    Events events = parser.feed(fits + fits + "data: " + QByteArray(100, 'b'));
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[1].data, QByteArray(56, 'a'));
+    EXPECT_TRUE(parser.overflowed());
+}
+
+TEST(SseParserTest, DefaultCapIsOneMebibyteAndSettable)
+{
+    SseParser parser;
+    EXPECT_EQ(parser.maxEventBytes(), 1024 * 1024);
+    const QByteArray big = "data: " + QByteArray(1024 * 1024 - 16, 'z') + "\n\n";
+    ASSERT_EQ(parser.feed(big).size(), 1u);
+    parser.setMaxEventBytes(4096);
+    EXPECT_TRUE(parser.feed(big).empty());
+    EXPECT_TRUE(parser.overflowed());
+}
+
 } // namespace
 } // namespace sy::api

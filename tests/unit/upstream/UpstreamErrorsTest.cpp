@@ -12,6 +12,7 @@ TEST(UpstreamErrorsTest, KindNamesAreStable)
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::FirstByteTimeout), "first_byte_timeout");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::IdleTimeout), "idle_timeout");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Reset), "reset");
+    EXPECT_STREQ(errorKindName(UpstreamErrorKind::ReusedConnectionLost), "reused_connection_lost");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Protocol), "protocol");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Other), "other");
 }

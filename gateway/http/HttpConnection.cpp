@@ -1,0 +1,142 @@
+#include "http/HttpConnection.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace sy::http {
+
+HttpConnection::HttpConnection(QTcpSocket *socket, FramingLimits limits, ConnectionOptions options)
+    : QObject(socket)
+    , m_socket(socket)
+    , m_framer(limits)
+    , m_options(options)
+{
+    m_stallTimer.setSingleShot(true);
+    connect(&m_stallTimer, &QTimer::timeout, this, &HttpConnection::onStalled);
+    connect(socket, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
+}
+
+HttpConnection *HttpConnection::of(QTcpSocket *socket)
+{
+    return socket ? socket->findChild<HttpConnection *>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
+}
+
+FramedRequest HttpConnection::takeFramed()
+{
+    return m_framer.takeFramed().value_or(FramedRequest{});
+}
+
+void HttpConnection::enqueue(const ResponseSink *sink)
+{
+    m_queue.push_back({sink, {}, false, End::KeepOpen});
+}
+
+void HttpConnection::write(const ResponseSink *sink, const QByteArray &bytes)
+{
+    const auto it = std::find_if(m_queue.begin(), m_queue.end(),
+                                 [sink](const Entry &entry) { return entry.sink == sink; });
+    if (it == m_queue.end() || it->ended)
+        return;
+    if (it == m_queue.begin())
+        writeToSocket(bytes);
+    else
+        it->held += bytes;
+}
+
+void HttpConnection::end(const ResponseSink *sink, End end)
+{
+    const auto it = std::find_if(m_queue.begin(), m_queue.end(),
+                                 [sink](const Entry &entry) { return entry.sink == sink; });
+    if (it == m_queue.end() || it->ended)
+        return;
+    it->ended = true;
+    it->end = end;
+    if (it == m_queue.begin())
+        advance();
+}
+
+void HttpConnection::forget(const ResponseSink *sink)
+{
+    // Its bytes and its end stay queued; only the pointer (soon dangling) goes.
+    for (Entry &entry : m_queue) {
+        if (entry.sink == sink)
+            entry.sink = nullptr;
+    }
+}
+
+qint64 HttpConnection::queuedBytes(const ResponseSink *sink) const
+{
+    const auto it = std::find_if(m_queue.begin(), m_queue.end(),
+                                 [sink](const Entry &entry) { return entry.sink == sink; });
+    if (it == m_queue.end())
+        return 0;
+    return it == m_queue.begin() ? m_socket->bytesToWrite() : it->held.size();
+}
+
+void HttpConnection::writeLastAndClose(const QByteArray &bytes)
+{
+    m_last = bytes;
+    m_hasLast = true;
+    if (m_queue.empty())
+        advance();
+}
+
+void HttpConnection::writeToSocket(const QByteArray &bytes)
+{
+    if (m_closing || m_socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    m_socket->write(bytes);
+    if (!m_stallTimer.isActive() && m_options.stalledClientTimeout.count() > 0)
+        m_stallTimer.start(m_options.stalledClientTimeout);
+}
+
+void HttpConnection::advance()
+{
+    // Carries out the end of every finished response at the front and lets the next one write.
+    while (!m_queue.empty() && m_queue.front().ended) {
+        const End end = m_queue.front().end;
+        m_queue.pop_front();
+        if (end != End::KeepOpen) {
+            m_queue.clear();
+            m_closing = true;
+            // Reset: an abrupt end is the honest signal for a response cut short before its
+            // status line — unless earlier answers still wait on the socket: those are flushed,
+            // as is what was written of a begun response, before the close.
+            if (end == End::Reset && m_socket->bytesToWrite() == 0)
+                m_socket->abort();
+            else
+                m_socket->disconnectFromHost();
+            return;
+        }
+        if (m_queue.empty())
+            break;
+        Entry &next = m_queue.front();
+        if (!next.held.isEmpty())
+            writeToSocket(std::exchange(next.held, QByteArray()));
+    }
+    if (m_queue.empty() && m_hasLast && !m_closing) {
+        writeToSocket(m_last);
+        m_closing = true;
+        m_socket->disconnectFromHost();
+    }
+}
+
+void HttpConnection::onBytesWritten()
+{
+    // Progress: the stall clock restarts while anything is still waiting.
+    if (m_socket->bytesToWrite() > 0 && m_options.stalledClientTimeout.count() > 0)
+        m_stallTimer.start(m_options.stalledClientTimeout);
+    else
+        m_stallTimer.stop();
+}
+
+void HttpConnection::onStalled()
+{
+    if (m_socket->bytesToWrite() == 0)
+        return;
+    m_closing = true;
+    m_queue.clear();
+    m_socket->abort();
+}
+
+} // namespace sy::http

@@ -1,0 +1,95 @@
+#pragma once
+// HttpConnection: what the front knows about one client connection, beyond what QtHttpServer
+// 6.4 keeps. Created by LimitedTcpServer for every accepted socket, as the socket's child (so it
+// dies with the socket; holders keep a QPointer).
+//
+//  - Framing: the connection's RequestFramer, and for each request it framed (in order) the
+//    protocol facts QtHttpServer does not expose: HTTP/1.0 or 1.1, `Connection: keep-alive`.
+//  - Response order (RFC 9112 §9.3.2): every ResponseSink of the connection takes a place in a
+//    queue in request order. Only the first unfinished one writes to the socket; a later one's
+//    bytes are held here until every earlier response is complete, so a fast answer to a
+//    pipelined request never overtakes a slow one. A sink dropped unanswered closes the
+//    connection when its turn comes, rather than blocking the answers behind it.
+//  - Stalled client: when bytes are queued on the socket and none of them drains for
+//    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
+//
+// Thread: the socket's thread (the gateway thread), like everything of the front.
+#include "http/LimitedTcpServer.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <chrono>
+#include <deque>
+
+namespace sy::http {
+
+class ResponseSink;
+
+struct ConnectionOptions {
+    // Backpressure water marks of each response (bytes queued on the socket, or held behind an
+    // earlier pipelined response): at or above `highWaterBytes` a sink reports congestion; it
+    // reports the drain once the queue is back at or below `lowWaterBytes`.
+    qint64 highWaterBytes = 1024 * 1024;
+    qint64 lowWaterBytes = 256 * 1024;
+    // A client that drains nothing for this long while bytes wait for it is disconnected.
+    // Zero or negative: never.
+    std::chrono::milliseconds stalledClientTimeout{30'000};
+};
+
+class HttpConnection : public QObject {
+    Q_OBJECT
+public:
+    // How a response ends once all its bytes are written.
+    enum class End { KeepOpen, Close, Reset };
+
+    HttpConnection(QTcpSocket *socket, FramingLimits limits, ConnectionOptions options);
+    // The connection object of `socket`, or null for a socket that was not accepted by a
+    // LimitedTcpServer.
+    static HttpConnection *of(QTcpSocket *socket);
+
+    RequestFramer &framer() { return m_framer; }
+    // Facts of the oldest framed request not yet taken (one per request QtHttpServer hands over).
+    FramedRequest takeFramed();
+
+    const ConnectionOptions &options() const { return m_options; }
+
+    // --- Response queue (called by ResponseSink) ---
+    void enqueue(const ResponseSink *sink);
+    // Writes now when `sink` is first in line, else holds the bytes.
+    void write(const ResponseSink *sink, const QByteArray &bytes);
+    // `sink` wrote all it will; `end` is carried out once its bytes are on the socket.
+    void end(const ResponseSink *sink, End end);
+    // `sink` is being destroyed; whatever it wrote and its end stay queued.
+    void forget(const ResponseSink *sink);
+    // Bytes of `sink` not yet sent: the socket's queue for the first in line, else its held bytes.
+    qint64 queuedBytes(const ResponseSink *sink) const;
+    // Once every response queued so far is written, writes `bytes` and closes the connection
+    // (a refusal of a later pipelined request).
+    void writeLastAndClose(const QByteArray &bytes);
+
+private:
+    struct Entry {
+        const ResponseSink *sink;  // null once forgotten
+        QByteArray held;
+        bool ended = false;
+        End end = End::KeepOpen;
+    };
+    void writeToSocket(const QByteArray &bytes);
+    void advance();
+    void onBytesWritten();
+    void onStalled();
+
+    QTcpSocket *m_socket;  // the parent
+    RequestFramer m_framer;
+    ConnectionOptions m_options;
+    std::deque<Entry> m_queue;
+    QByteArray m_last;
+    bool m_hasLast = false;
+    bool m_closing = false;  // an ended response closed the connection: nothing more is sent
+    QTimer m_stallTimer;
+};
+
+} // namespace sy::http
