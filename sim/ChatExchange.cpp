@@ -15,9 +15,23 @@ const HeaderList &jsonHeaders()
     return headers;
 }
 
-const HeaderList &sseHeaders()
+HeaderList streamHeaders(const WireFormat &format, const ChatReply &reply)
 {
-    static const HeaderList headers{{"content-type", "text/event-stream"}, {"cache-control", "no-cache"}};
+    return {{"content-type", format.streamContentType(reply)}, {"cache-control", "no-cache"}};
+}
+
+// Starts a stream: the headers and what the format says before any content.
+void beginStream(const WireFormat &format, const ChatReply &reply, http::ResponseSink &sink)
+{
+    sink.begin(200, streamHeaders(format, reply));
+    sink.write(format.streamStart(reply));
+}
+
+HeaderList statusHeaders(const ChatPlan &plan)
+{
+    HeaderList headers = jsonHeaders();
+    if (plan.failure.status == 429)
+        headers.append({"retry-after", QByteArray::number(plan.retryAfterSeconds)});
     return headers;
 }
 
@@ -28,6 +42,8 @@ QString statusMessage(const ChatPlan &plan)
         return QStringLiteral("The model `%1` does not exist or you do not have access to it.").arg(plan.reply.model);
     if (status == 429)
         return QStringLiteral("Rate limit reached for %1 (simulated).").arg(plan.reply.model);
+    if (status == 529)
+        return QStringLiteral("Overloaded (simulated) for model %1.").arg(plan.reply.model);
     return QStringLiteral("Simulated upstream error %1 for model %2.").arg(status).arg(plan.reply.model);
 }
 
@@ -41,19 +57,21 @@ bool ChatExchange::tryAnswerAtOnce(const ChatPlan &plan, const WireFormat &forma
             return false;
         sink.respond(200, jsonHeaders(), format.completionBody(plan.reply));
         return true;
-    case FailureKind::Status: {
-        HeaderList headers = jsonHeaders();
-        if (plan.failure.status == 429)
-            headers.append({"retry-after", QByteArray::number(plan.retryAfterSeconds)});
-        sink.respond(plan.failure.status, headers, format.errorBody(plan.failure.status, statusMessage(plan)));
+    case FailureKind::Status:
+        sink.respond(plan.failure.status, statusHeaders(plan), format.errorBody(plan.failure.status, statusMessage(plan)));
         return true;
-    }
+    case FailureKind::ErrorMidStream:
+        // A plain request has no stream to interrupt: it gets the status as an error answer.
+        if (plan.stream)
+            return false;
+        sink.respond(plan.failure.status, statusHeaders(plan), format.errorBody(plan.failure.status, statusMessage(plan)));
+        return true;
     case FailureKind::Reset:
         sink.abort();
         return true;
     case FailureKind::Empty200:
         if (plan.stream) {
-            sink.begin(200, sseHeaders());
+            beginStream(format, plan.reply, sink);
             sink.write(format.streamEmpty(plan.reply));
             sink.finish();
         } else {
@@ -64,8 +82,8 @@ bool ChatExchange::tryAnswerAtOnce(const ChatPlan &plan, const WireFormat &forma
         // A stream ends cleanly after the bad event (no [DONE]); a plain answer is a 200 whose
         // body is not JSON. Cut connections are drop_mid_stream's job.
         if (plan.stream) {
-            sink.begin(200, sseHeaders());
-            sink.write(format.malformedEvent());
+            beginStream(format, plan.reply, sink);
+            sink.write(format.malformedEvent(plan.reply));
             sink.finish();
         } else {
             sink.respond(200, jsonHeaders(), QByteArrayLiteral("{not json"));
@@ -139,9 +157,10 @@ void ChatExchange::sendHeaders()
     if (m_plan.failure.kind == FailureKind::Hang)
         return;  // until the client gives up
     const qsizetype words = qsizetype(m_plan.reply.words.size());
-    m_chunkLimit = m_plan.failure.kind == FailureKind::DropMidStream
-                       ? qMin<qsizetype>(m_plan.dropAfterChunks, words) : words;
-    m_sink->begin(200, sseHeaders());
+    const bool cut = m_plan.failure.kind == FailureKind::DropMidStream
+                  || m_plan.failure.kind == FailureKind::ErrorMidStream;
+    m_chunkLimit = cut ? qMin<qsizetype>(m_plan.dropAfterChunks, words) : words;
+    beginStream(m_format, m_plan.reply, *m_sink);
     after(m_plan.timeToFirstToken, &ChatExchange::startContent);
 }
 
@@ -170,6 +189,8 @@ void ChatExchange::sendDueContent()
     if (m_chunksSent == m_chunkLimit) {
         if (m_plan.failure.kind == FailureKind::None)
             out.append(m_format.streamEnd(m_plan.reply));
+        else if (m_plan.failure.kind == FailureKind::ErrorMidStream)
+            out.append(m_format.streamError(m_plan.reply, m_chunksSent, m_plan.failure.status, statusMessage(m_plan)));
         m_sink->write(out);
         completeStream();
         return;

@@ -30,8 +30,8 @@ public:
     ~ChatExchange() override;
 
     // Writes every outcome that needs no timer after the headers (plain answers, status errors,
-    // reset, empty_200, malformed_sse, a plain drop_mid_stream). False for hang and streams with
-    // content, which need an exchange.
+    // reset, empty_200, malformed_sse, a plain drop_mid_stream or error_mid_stream). False for
+    // hang and streams with content, which need an exchange.
     static bool tryAnswerAtOnce(const ChatPlan &plan, const WireFormat &format,
                                 http::ResponseSink &sink);
 

@@ -47,9 +47,21 @@ ChatPlan ChatPlanner::plan(const SimRule &rule, const ChatRequest &request, qint
     reply.model = request.model;
     reply.promptTokens = request.promptTokens;
     reply.includeUsage = request.includeUsage;
+    reply.jsonArrayStream = request.jsonArrayStream;
+    reply.embeddingInputs = request.embeddingInputs;
+    reply.dimensions = request.dimensions;
+    reply.base64 = request.base64;
     const bool carriesContent = plan.failure.kind == FailureKind::None
-                             || plan.failure.kind == FailureKind::DropMidStream;
-    if (carriesContent) {
+                             || plan.failure.kind == FailureKind::DropMidStream
+                             || plan.failure.kind == FailureKind::ErrorMidStream;
+    if (!request.embeddingInputs.isEmpty())
+        return plan;  // vectors come from the texts, not from the random sequence
+    if (carriesContent && !request.firstToolName.isEmpty() && request.lastTurnIsUserText) {
+        // A tool call of the first declared tool; arguments are not generated from its schema.
+        reply.toolName = request.firstToolName;
+        reply.toolArguments = QByteArrayLiteral("{}");
+        reply.finishReason = "tool_calls";
+    } else if (carriesContent) {
         int count = rule.outputTokens;
         if (request.maxTokens > 0 && request.maxTokens < count) {
             count = request.maxTokens;

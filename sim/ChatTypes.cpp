@@ -2,6 +2,20 @@
 
 namespace sy::sim {
 
+int ChatReply::completionTokens() const
+{
+    int tokens = int(words.size());
+    if (hasToolCall())
+        tokens += 1 + int(toolArguments.size() / 4);
+    return tokens;
+}
+
+QByteArrayView ChatReply::serial() const
+{
+    const QByteArrayView all(id);
+    return all.sliced(all.lastIndexOf('-') + 1);
+}
+
 QByteArray ChatReply::text() const
 {
     QByteArray out;

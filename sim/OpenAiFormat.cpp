@@ -48,14 +48,27 @@ void appendEvent(QByteArray &out, const QByteArray &json)
     out.append("data: ").append(json).append("\n\n");
 }
 
+// One entry of `tool_calls`: `{"index"?,"id","type":"function","function":{"name","arguments"}}`.
+void appendToolCall(QByteArray &out, const ChatReply &reply, bool withIndex, QByteArrayView arguments)
+{
+    out.append('{');
+    if (withIndex)
+        out.append("\"index\":0,");
+    out.append("\"id\":\"call_sim_").append(reply.serial()).append("\",\"type\":\"function\",\"function\":{\"name\":");
+    appendJsonString(out, reply.toolName);
+    out.append(",\"arguments\":");
+    appendJsonUtf8(out, arguments);
+    out.append("}}");
+}
+
 constexpr QByteArrayView kDone = "data: [DONE]\n\n";
 
 } // namespace
 
-RequestParse OpenAiFormat::parseRequest(const QByteArray &body) const
+RequestParse OpenAiFormat::parseRequest(const http::HttpRequest &http, QByteArrayView) const
 {
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(http.body, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject())
         return {std::nullopt, QStringLiteral("request body is not a JSON object")};
     const QJsonObject root = document.object();
@@ -73,9 +86,15 @@ RequestParse OpenAiFormat::parseRequest(const QByteArray &body) const
             request.maxTokens = cap;
     }
     qsizetype characters = 0;
-    for (const QJsonValue &message : root.value(QLatin1String("messages")).toArray())
+    const QJsonArray messages = root.value(QLatin1String("messages")).toArray();
+    for (const QJsonValue &message : messages)
         characters += messageCharacters(message.toObject().value(QLatin1String("content")));
     request.promptTokens = int(qMax<qsizetype>(1, characters / 4));
+    request.firstToolName = root.value(QLatin1String("tools")).toArray().at(0).toObject()
+                                .value(QLatin1String("function")).toObject().value(QLatin1String("name")).toString();
+    const QJsonObject last = messages.isEmpty() ? QJsonObject() : messages.last().toObject();
+    request.lastTurnIsUserText = last.value(QLatin1String("role")).toString() == u"user"
+                              && messageCharacters(last.value(QLatin1String("content"))) > 0;
     return {std::move(request), {}};
 }
 
@@ -83,7 +102,13 @@ QByteArray OpenAiFormat::completionBody(const ChatReply &reply) const
 {
     QByteArray out = head(reply, "chat.completion");
     out.append("\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":");
-    appendJsonUtf8(out, reply.text());
+    if (reply.hasToolCall()) {
+        out.append("null,\"tool_calls\":[");
+        appendToolCall(out, reply, false, reply.toolArguments);
+        out.append(']');
+    } else {
+        appendJsonUtf8(out, reply.text());
+    }
     out.append("},\"finish_reason\":\"").append(reply.finishReason).append("\"}],");
     appendUsage(out, reply.promptTokens, reply.completionTokens());
     out.append('}');
@@ -159,6 +184,19 @@ QByteArray OpenAiFormat::streamContent(const ChatReply &reply, qsizetype index) 
 QByteArray OpenAiFormat::streamEnd(const ChatReply &reply) const
 {
     QByteArray out;
+    if (reply.hasToolCall()) {
+        // The call's head first, then its arguments, as OpenAI streams them.
+        QByteArray call = head(reply, "chat.completion.chunk");
+        call.append("\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+        appendToolCall(call, reply, true, "");
+        call.append("]},\"finish_reason\":null}]}");
+        appendEvent(out, call);
+        QByteArray arguments = head(reply, "chat.completion.chunk");
+        arguments.append("\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":");
+        appendJsonUtf8(arguments, reply.toolArguments);
+        arguments.append("}}]},\"finish_reason\":null}]}");
+        appendEvent(out, arguments);
+    }
     QByteArray finish = head(reply, "chat.completion.chunk");
     finish.append("\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"")
         .append(reply.finishReason).append("\"}]}");
@@ -179,9 +217,16 @@ QByteArray OpenAiFormat::streamEmpty(const ChatReply &) const
     return kDone.toByteArray();
 }
 
-QByteArray OpenAiFormat::malformedEvent() const
+QByteArray OpenAiFormat::malformedEvent(const ChatReply &) const
 {
     return QByteArrayLiteral("data: {not json\n\n");
+}
+
+QByteArray OpenAiFormat::streamError(const ChatReply &, qsizetype, int status, const QString &message) const
+{
+    QByteArray out;
+    appendEvent(out, errorBody(status, message));
+    return out;
 }
 
 } // namespace sy::sim

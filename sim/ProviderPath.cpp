@@ -2,9 +2,18 @@
 
 namespace sy::sim {
 
+namespace {
+
+bool isApiPath(const QByteArray &path)
+{
+    return path.startsWith("/v1/") || path.startsWith("/v1beta/");
+}
+
+} // namespace
+
 std::optional<ProviderPath> parseProviderPath(const QByteArray &path)
 {
-    if (path.startsWith("/v1/"))
+    if (isApiPath(path))
         return ProviderPath{kDefaultProvider.toString(), path};
     if (!path.startsWith('/'))
         return std::nullopt;
@@ -13,7 +22,7 @@ std::optional<ProviderPath> parseProviderPath(const QByteArray &path)
         return std::nullopt;
     const QByteArray segment = path.mid(1, slash - 1);
     const QByteArray rest = path.mid(slash);
-    if (segment.isEmpty() || segment.startsWith('_') || !rest.startsWith("/v1/"))
+    if (segment.isEmpty() || segment.startsWith('_') || !isApiPath(rest))
         return std::nullopt;
     return ProviderPath{QString::fromUtf8(segment), rest};
 }

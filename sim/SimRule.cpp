@@ -9,6 +9,16 @@ namespace sy::sim {
 namespace {
 
 constexpr QStringView kStatusPrefix = u"status:";
+constexpr QStringView kErrorMidStream = u"error_mid_stream";
+
+std::optional<int> parseStatus(QStringView text)
+{
+    bool ok = false;
+    const int status = text.toInt(&ok);
+    if (!ok || status < 100 || status > 599)
+        return std::nullopt;
+    return status;
+}
 
 // Reads an optional number field into `out`; returns an error text or an empty string.
 QString readNumber(const QJsonObject &object, const QString &key, double min, double max,
@@ -44,11 +54,18 @@ QString readString(const QJsonObject &object, const QString &key, QString &out)
 std::optional<Failure> parseFailure(QStringView text)
 {
     if (text.startsWith(kStatusPrefix)) {
-        bool ok = false;
-        const int status = text.mid(kStatusPrefix.size()).toInt(&ok);
-        if (!ok || status < 100 || status > 599)
+        const std::optional<int> status = parseStatus(text.mid(kStatusPrefix.size()));
+        if (!status)
             return std::nullopt;
-        return Failure{FailureKind::Status, status};
+        return Failure{FailureKind::Status, *status};
+    }
+    if (text == kErrorMidStream)
+        return Failure{FailureKind::ErrorMidStream, 500};
+    if (text.startsWith(kErrorMidStream) && text.mid(kErrorMidStream.size()).startsWith(u':')) {
+        const std::optional<int> status = parseStatus(text.mid(kErrorMidStream.size() + 1));
+        if (!status)
+            return std::nullopt;
+        return Failure{FailureKind::ErrorMidStream, *status};
     }
     if (text == u"none")
         return Failure{};
@@ -75,6 +92,7 @@ QString failureName(const Failure &failure)
     case FailureKind::DropMidStream: return QStringLiteral("drop_mid_stream");
     case FailureKind::Empty200: return QStringLiteral("empty_200");
     case FailureKind::MalformedSse: return QStringLiteral("malformed_sse");
+    case FailureKind::ErrorMidStream: return QStringLiteral("error_mid_stream:%1").arg(failure.status);
     }
     return QStringLiteral("none");
 }

@@ -17,16 +17,18 @@ enum class FailureKind {
     DropMidStream,  // headers and part of the body, then close the connection
     Empty200,       // 200 without any choice or content
     MalformedSse,   // an event that is not JSON
+    ErrorMidStream, // a stream: some content, then the format's error event (status: its kind)
 };
 
 struct Failure {
     FailureKind kind = FailureKind::None;
-    int status = 0;  // only for FailureKind::Status
+    int status = 0;  // for FailureKind::Status and ErrorMidStream
 
     bool operator==(const Failure &) const = default;
 };
 
-// Parses "status:429", "hang", "reset", "drop_mid_stream", "empty_200", "malformed_sse", "none".
+// Parses "status:429", "hang", "reset", "drop_mid_stream", "empty_200", "malformed_sse",
+// "error_mid_stream" (status 500) or "error_mid_stream:529", "none".
 std::optional<Failure> parseFailure(QStringView text);
 // The inverse of parseFailure(): the stable name used in JSON and in /_sim/stats.
 QString failureName(const Failure &failure);
@@ -44,7 +46,7 @@ struct SimRule {
     double errorRate = 0;                      // probability, 0..1, that `failure` happens
     Failure failure;                           // what happens on a failed draw
     int retryAfterSeconds = 1;                 // `retry-after` of a 429
-    int dropAfterChunks = 2;                   // content chunks sent before drop_mid_stream cuts
+    int dropAfterChunks = 2;                   // content chunks before drop_mid_stream / error_mid_stream
 
     // 3 provider+model, 2 model only, 1 provider only, 0 catch-all: the most specific rule wins.
     int specificity() const;

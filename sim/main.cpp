@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("switchyard-sim"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Simulated OpenAI-format LLM providers for tests and demos."));
+    parser.setApplicationDescription(QStringLiteral("Simulated LLM providers (OpenAI, Anthropic and Gemini formats) for tests and demos."));
     parser.addHelpOption();
     const QCommandLineOption hostOption(QStringLiteral("host"), QStringLiteral("Address to listen on."),
                                         QStringLiteral("address"), QStringLiteral("127.0.0.1"));

@@ -1,7 +1,8 @@
 #pragma once
 // DemoWorkspace: the workspace a new user sees with no configuration and no API keys. It starts
-// switchyard-sim in-process on a free loopback port (four simulated providers) and loads the demo
-// configuration (resources/demo/demo.yaml) pointed at it.
+// switchyard-sim in-process on a free loopback port (six simulated providers, in the OpenAI,
+// Anthropic and Gemini formats) and loads the demo configuration (resources/demo/demo.yaml)
+// pointed at it.
 //
 // Thread: create and use on the gateway thread; the simulator shares its event loop.
 #include "config/ConfigLoader.h"

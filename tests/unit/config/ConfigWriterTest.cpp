@@ -137,8 +137,32 @@ TEST(ConfigWriter, DemoWorkspaceRoundTrips)
     env.insert("SWITCHYARD_SIM_URL", "http://127.0.0.1:1");
     env.insert("SWITCHYARD_DEMO_KEY", "sk-x");
     const Config demo = load(file.readAll(), env);
-    ASSERT_EQ(demo.channels.size(), 4u);
+    ASSERT_EQ(demo.channels.size(), 6u);
     expectRoundTrip(demo);
+
+    // Any single channel taken down in the failure lab leaves another for each of its models, and
+    // every non-OpenAI channel shares a model with an OpenAI one (so the formats translate).
+    QHash<QString, QStringList> channelsOf, openAiChannelsOf;
+    for (const Channel &channel : demo.channels) {
+        for (const ChannelModel &model : channel.models) {
+            channelsOf[model.id].append(channel.id);
+            if (channel.format == u"openai")
+                openAiChannelsOf[model.id].append(channel.id);
+        }
+    }
+    for (const Model &model : demo.models)
+        EXPECT_GE(channelsOf.value(model.id).size(), 2) << model.id.toStdString();
+    QStringList formats;
+    for (const Channel &channel : demo.channels) {
+        formats.append(channel.format);
+        if (channel.format == u"openai")
+            continue;
+        bool shared = false;
+        for (const ChannelModel &model : channel.models)
+            shared = shared || !openAiChannelsOf.value(model.id).isEmpty();
+        EXPECT_TRUE(shared) << channel.id.toStdString();
+    }
+    EXPECT_TRUE(formats.contains(QStringLiteral("anthropic")) && formats.contains(QStringLiteral("gemini")));
 }
 
 TEST(ConfigWriter, OmitLeavesNoSecretInTheOutput)

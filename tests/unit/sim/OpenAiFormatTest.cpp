@@ -1,6 +1,7 @@
 // OpenAI wire format: request reading and every body/event the simulator writes, checked by
 // parsing them back as JSON.
 #include "ChatPlanner.h"
+#include "FormatTestSupport.h"
 #include "JsonText.h"
 #include "OpenAiFormat.h"
 #include "ProviderPath.h"
@@ -13,6 +14,8 @@
 
 namespace sy::sim {
 namespace {
+
+using test::postOf;
 
 QJsonObject parse(const QByteArray &json)
 {
@@ -36,10 +39,10 @@ ChatReply reply(int words, bool includeUsage = false)
 
 TEST(OpenAiFormatTest, RequestReadsModelStreamUsageCapAndPromptSize)
 {
-    const RequestParse parsed = OpenAiFormat().parseRequest(R"({"model":"m1","stream":true,
+    const RequestParse parsed = OpenAiFormat().parseRequest(postOf(R"({"model":"m1","stream":true,
         "stream_options":{"include_usage":true},"max_tokens":50,"max_completion_tokens":20,
         "messages":[{"role":"system","content":"0123456789"},
-                    {"role":"user","content":[{"type":"text","text":"0123456789"},{"type":"image_url"}]}]})");
+                    {"role":"user","content":[{"type":"text","text":"0123456789"},{"type":"image_url"}]}]})"), "/v1/chat/completions");
     ASSERT_TRUE(parsed.request) << qPrintable(parsed.error);
     EXPECT_EQ(parsed.request->model, u"m1");
     EXPECT_TRUE(parsed.request->stream);
@@ -50,17 +53,57 @@ TEST(OpenAiFormatTest, RequestReadsModelStreamUsageCapAndPromptSize)
 
 TEST(OpenAiFormatTest, TinyPromptCountsAsOneToken)
 {
-    const RequestParse parsed = OpenAiFormat().parseRequest(R"({"model":"m","messages":[]})");
+    const RequestParse parsed = OpenAiFormat().parseRequest(postOf(R"({"model":"m","messages":[]})"), "/v1/chat/completions");
     ASSERT_TRUE(parsed.request);
     EXPECT_EQ(parsed.request->promptTokens, 1);
     EXPECT_FALSE(parsed.request->stream);
     EXPECT_EQ(parsed.request->maxTokens, 0);
 }
 
+TEST(OpenAiFormatTest, ToolsAndUserTextAskForAToolCallOfTheFirstTool)
+{
+    const RequestParse parsed = OpenAiFormat().parseRequest(postOf(R"({"model":"m",
+        "tools":[{"type":"function","function":{"name":"lookup"}},{"type":"function","function":{"name":"other"}}],
+        "messages":[{"role":"user","content":"find it"}]})"), "/v1/chat/completions");
+    ASSERT_TRUE(parsed.request);
+    EXPECT_EQ(parsed.request->firstToolName, u"lookup");
+    EXPECT_TRUE(parsed.request->lastTurnIsUserText);
+    const ChatReply answer = test::plannedReply(*parsed.request, 5);
+    ASSERT_TRUE(answer.hasToolCall());
+    EXPECT_TRUE(answer.words.empty());
+
+    const QJsonObject body = parse(OpenAiFormat().completionBody(answer));
+    const QJsonObject choice = body["choices"].toArray().at(0).toObject();
+    EXPECT_EQ(choice["finish_reason"].toString(), u"tool_calls");
+    EXPECT_TRUE(choice["message"].toObject()["content"].isNull());
+    const QJsonObject call = choice["message"].toObject()["tool_calls"].toArray().at(0).toObject();
+    EXPECT_EQ(call["type"].toString(), u"function");
+    EXPECT_EQ(call["function"].toObject()["name"].toString(), u"lookup");
+    EXPECT_TRUE(QJsonDocument::fromJson(call["function"].toObject()["arguments"].toString().toUtf8()).isObject());
+
+    // Streamed: the call's head, its arguments, then finish_reason tool_calls.
+    const QList<QByteArray> lines = OpenAiFormat().streamEnd(answer).split('\n');
+    const QJsonObject head = parse(lines.at(0).mid(6))["choices"].toArray().at(0).toObject()["delta"].toObject();
+    EXPECT_EQ(head["tool_calls"].toArray().at(0).toObject()["function"].toObject()["name"].toString(), u"lookup");
+    const QJsonObject arguments = parse(lines.at(2).mid(6))["choices"].toArray().at(0).toObject()["delta"].toObject();
+    EXPECT_EQ(arguments["tool_calls"].toArray().at(0).toObject()["function"].toObject()["arguments"].toString(), u"{}");
+    EXPECT_EQ(parse(lines.at(4).mid(6))["choices"].toArray().at(0).toObject()["finish_reason"].toString(), u"tool_calls");
+}
+
+TEST(OpenAiFormatTest, ToolResultTurnIsAnsweredWithText)
+{
+    const RequestParse parsed = OpenAiFormat().parseRequest(postOf(R"({"model":"m",
+        "tools":[{"type":"function","function":{"name":"lookup"}}],
+        "messages":[{"role":"user","content":"find it"},{"role":"tool","tool_call_id":"c","content":"42"}]})"),
+        "/v1/chat/completions");
+    ASSERT_TRUE(parsed.request);
+    EXPECT_FALSE(test::plannedReply(*parsed.request, 5).hasToolCall());
+}
+
 TEST(OpenAiFormatTest, RequestWithoutModelOrJsonIsRejected)
 {
-    EXPECT_FALSE(OpenAiFormat().parseRequest(R"({"messages":[]})").request);
-    EXPECT_FALSE(OpenAiFormat().parseRequest("not json").request);
+    EXPECT_FALSE(OpenAiFormat().parseRequest(postOf(R"({"messages":[]})"), "/v1/chat/completions").request);
+    EXPECT_FALSE(OpenAiFormat().parseRequest(postOf("not json"), "/v1/chat/completions").request);
 }
 
 TEST(OpenAiFormatTest, CompletionBodyHasMessageFinishReasonAndUsage)
@@ -135,7 +178,7 @@ TEST(OpenAiFormatTest, ModelListNamesEveryModelAndOwner)
 
 TEST(OpenAiFormatTest, MalformedEventIsNotJson)
 {
-    const QByteArray event = OpenAiFormat().malformedEvent();
+    const QByteArray event = OpenAiFormat().malformedEvent(reply(1));
     EXPECT_TRUE(event.startsWith("data: "));
     EXPECT_TRUE(QJsonDocument::fromJson(event.mid(6)).isNull());
 }

@@ -24,17 +24,19 @@ SimRule rule(const char *json)
 TEST(SimRuleTest, FailureNamesRoundTrip)
 {
     for (const char *name : {"status:429", "status:500", "status:418", "hang", "reset", "drop_mid_stream",
-                             "empty_200", "malformed_sse", "none"}) {
+                             "empty_200", "malformed_sse", "error_mid_stream:529", "none"}) {
         const std::optional<Failure> failure = parseFailure(QString::fromLatin1(name));
         ASSERT_TRUE(failure) << name;
         EXPECT_EQ(failureName(*failure), QString::fromLatin1(name));
     }
     EXPECT_EQ(parseFailure(u"status:503")->status, 503);
+    EXPECT_EQ(*parseFailure(u"error_mid_stream"), (Failure{FailureKind::ErrorMidStream, 500}));
 }
 
 TEST(SimRuleTest, UnknownOrOutOfRangeFailuresAreRejected)
 {
-    for (const char *name : {"status:", "status:99", "status:600", "status:abc", "explode", ""})
+    for (const char *name : {"status:", "status:99", "status:600", "status:abc", "explode", "",
+                             "error_mid_stream:", "error_mid_stream:700", "error_mid_streamx"})
         EXPECT_FALSE(parseFailure(QString::fromLatin1(name))) << name;
 }
 

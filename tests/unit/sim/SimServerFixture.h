@@ -11,6 +11,19 @@
 
 namespace sy::sim::test {
 
+// The `event:` names and `data:` payloads of a named-event SSE body, in order.
+inline QList<QPair<QByteArray, QByteArray>> namedEvents(const QByteArray &body)
+{
+    QList<QPair<QByteArray, QByteArray>> events;
+    for (const QByteArray &block : body.split('\n')) {
+        if (block.startsWith("event: "))
+            events.append({block.mid(7), {}});
+        else if (block.startsWith("data: ") && !events.isEmpty())
+            events.last().second = block.mid(6);
+    }
+    return events;
+}
+
 class SimServerFixture : public ::testing::Test {
 protected:
     void SetUp() override
@@ -33,10 +46,11 @@ protected:
     }
 
     // One request, waited for; returns the client for inspection.
-    std::unique_ptr<RawHttpClient> call(const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
+    std::unique_ptr<RawHttpClient> call(const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
+                                        const sy::test::HeaderList &headers = {})
     {
         auto client = std::make_unique<RawHttpClient>(port);
-        client->send(method, path, body);
+        client->send(method, path, body, headers);
         EXPECT_TRUE(client->waitForEnd()) << method.constData() << ' ' << path.constData();
         return client;
     }
