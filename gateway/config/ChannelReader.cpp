@@ -10,7 +10,8 @@ namespace sy::config::detail {
 
 namespace {
 
-const QStringList kFormats{"openai", "anthropic", "gemini"};
+// The channel formats the gateway has an upstream dialect for (gemini: not yet).
+const QStringList kFormats{"openai", "anthropic"};
 const QStringList kTiers{"standard", "priority", "flex"};
 const QStringList kDataCollection{"allow", "deny"};
 

@@ -222,7 +222,8 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     m_contentType.clear();
     m_retryAfter.clear();
     m_body.clear();
-    m_sse = {};
+    m_sse = api::SseParser(m_workspace->config().settings.maxStreamEventBytes);
+    m_paused = false;
     m_relay.resetHeld();
     m_usage = {};
     if (m_capture)
@@ -312,8 +313,14 @@ void ChatExchange::onChunk(const QByteArray &bytes)
         if (m_finished || !m_transferActive || m_transfer != transfer)
             return;
     }
-    const qint64 maxEvent = m_workspace->config().settings.maxStreamEventBytes;
-    if (m_sse.pendingBytes() > maxEvent) {
+    // Backpressure: a client that reads slower than the upstream sends pauses the upstream
+    // transfer; the sink's drain callback (set at commit) resumes it.
+    if (m_relay.committed() && !m_paused && m_sink->isCongested()) {
+        m_paused = true;
+        m_upstream.pause(m_transfer);
+    }
+    if (m_sse.overflowed()) {
+        const qint64 maxEvent = m_workspace->config().settings.maxStreamEventBytes;
         const QString reason = QStringLiteral("upstream stream event larger than %1 bytes").arg(maxEvent);
         if (m_relay.committed())
             return interruptStream(reason);
@@ -374,6 +381,12 @@ void ChatExchange::commitStream()
     headers.emplaceBack("Content-Type", "text/event-stream");
     headers.emplaceBack("Cache-Control", "no-cache");
     m_relay.commit(headers);
+    m_sink->onDrained([this] {
+        if (m_paused && m_transferActive) {
+            m_paused = false;
+            m_upstream.resume(m_transfer);
+        }
+    });
 }
 
 void ChatExchange::interruptStream(const QString &reason)
@@ -592,6 +605,7 @@ void ChatExchange::done(int status, const QString &errorMessage)
     m_firstChunkTimer.stop();
     m_deadlineTimer.stop();
     m_sink->onClientGone(nullptr);
+    m_sink->onDrained(nullptr);
     stopTransfer();
     if (m_capacity)
         m_capacity->cancel();

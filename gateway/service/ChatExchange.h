@@ -131,6 +131,7 @@ private:
     std::unique_ptr<api::Translator> m_translator;
     upstream::TransferId m_transfer = 0;
     bool m_transferActive = false;
+    bool m_paused = false;                  // the upstream transfer waits for the client to drain
     AttemptTiming m_timing;
     int m_status = 0;
     QByteArray m_contentType;

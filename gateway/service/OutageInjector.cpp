@@ -161,6 +161,18 @@ void OutageInjector::cancel(upstream::TransferId id)
     m_real.cancel(id);
 }
 
+void OutageInjector::pause(upstream::TransferId id)
+{
+    if (!m_injected.contains(id))
+        m_real.pause(id);
+}
+
+void OutageInjector::resume(upstream::TransferId id)
+{
+    if (!m_injected.contains(id))
+        m_real.resume(id);
+}
+
 void OutageInjector::forget(upstream::TransferId id)
 {
     // Destroyed later: forget() runs inside the injected transfer's own callbacks.

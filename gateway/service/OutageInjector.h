@@ -26,6 +26,10 @@ public:
     upstream::TransferId send(upstream::UpstreamRequest request, upstream::StreamHandler *handler,
                               const std::optional<failover::Outage> &outage);
     void cancel(upstream::TransferId id);
+    // Backpressure (UpstreamClient::pause/resume). Lab transfers are not paused: they are short
+    // or scripted, and their bytes are bounded by the real answer they replay.
+    void pause(upstream::TransferId id);
+    void resume(upstream::TransferId id);
 
 private:
     class Injected;

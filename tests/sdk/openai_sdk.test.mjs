@@ -50,7 +50,7 @@ test("plain chat completion returns the public model id, content and usage", asy
   assert.ok(data.choices[0].message.content.length > 0);
   assert.ok(data.usage.completion_tokens > 0);
   assert.ok(response.headers.get("x-request-id").startsWith("req_"));
-  assert.ok(["deepseek", "cloudru"].includes(response.headers.get("x-tsarrouter-provider")));
+  assert.ok(["deepseek", "cloudru", "anthropic-sim"].includes(response.headers.get("x-tsarrouter-provider")));
   const attempts = JSON.parse(response.headers.get("x-tsarrouter-attempts"));
   assert.equal(attempts.at(-1).status, "ok");
 });
