@@ -41,6 +41,11 @@ configure_build() {
   fi
 }
 
+# ccache (when installed) shares compiled objects between checkouts of the repo: paths under it
+# are hashed relative to it, and the build directory's own path is left out of the hash. (So
+# __FILE__ is relative: tests find source files through SWITCHYARD_SOURCE_DIR instead.)
+export CCACHE_BASEDIR="$SWITCHYARD_ROOT" CCACHE_NOHASHDIR=1
+
 build_targets() {
   local dir="$1"; shift
   say "building ${*:-all} in $dir"

@@ -129,8 +129,7 @@ TEST(ConfigWriter, ExampleRoundTripsInYamlAndJson)
 
 TEST(ConfigWriter, DemoWorkspaceRoundTrips)
 {
-    const QString path = QFileInfo(QStringLiteral(__FILE__)).absolutePath()
-        + QStringLiteral("/../../../resources/demo/demo.yaml");
+    const QString path = QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/demo/demo.yaml");
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
     QProcessEnvironment env;
