@@ -8,6 +8,7 @@
 #include "service/GatewayService.h"
 #include "service/StartFailure.h"
 #include "service/StoreSetup.h"
+#include "boot/GatewayBoot.h"
 
 #include <QDir>
 #include <QTimer>
@@ -57,39 +58,40 @@ GatewayWorker::~GatewayWorker() = default;
 
 void GatewayWorker::start(const GatewayStartOptions &options)
 {
-    config::LoadResult loaded;
-    QString demoKey;
-    if (options.configPath.isEmpty()) {
-        m_demo = std::make_unique<demo::DemoWorkspace>();
-        loaded = m_demo->start(8080);
-        demoKey = QString::fromLatin1(demo::kDemoKey);
-    } else {
-        loaded = config::loadConfigFile(options.configPath);
-    }
-    if (!loaded.config) {
-        emit failed(configFailure(options.configPath, loaded.errors));
-        return;
-    }
-    config::Config config = std::move(*loaded.config);
-    if (!openStore(options, config))
-        return;
+    boot::BootOptions bootOptions;
+    bootOptions.demo = options.configPath.isEmpty();
+    bootOptions.configPath = options.configPath;
+    bootOptions.databasePath = options.databasePath;
+    bootOptions.demoAlwaysStored = true;   // the desktop demo keeps its edits in demo.db
+    bootOptions.resetDemo = options.resetDemo;
     if (options.port >= 0)
-        config.listenPort = quint16(options.port);
+        bootOptions.listenPort = quint16(options.port);
     if (!options.listenHost.isEmpty())
-        config.listenHost = options.listenHost;
-
-    m_gateway = std::make_unique<service::GatewayService>(std::move(config), m_clock);
-    m_store->attach(*m_gateway);
+        bootOptions.listenHost = options.listenHost;
+    auto booting = std::make_unique<boot::GatewayBoot>(bootOptions, m_clock);
+    std::vector<config::ConfigError> errors;
+    if (!booting->loadConfiguration(errors)) {
+        emit failed(configFailure(options.configPath, errors));
+        return;
+    }
     QString error;
-    if (!m_gateway->start(&error)) {
-        const config::Config &wanted = m_gateway->workspace()->config();
+    if (!booting->openDatabase(error)) {
+        emit failed(error);
+        return;
+    }
+    if (!options.configPath.isEmpty() && booting->configurationFromDatabase())
+        qInfo().noquote() << QStringLiteral("configuration from the database %1 (the file only seeds the first start)")
+                                 .arg(QDir::toNativeSeparators(booting->databasePath()));
+    if (!booting->startService(error)) {
         // Not "edit the file": once the database holds the configuration, the file is not read.
         const QString whatToDo = tr("Close the other program, or start Switchyard with --port N (0 = any free port).");
-        emit failed(service::listenFailureMessage(wanted.listenHost, wanted.listenPort, error, whatToDo));
-        m_gateway.reset();
-        m_store.reset();
+        emit failed(booting->listenFailure(error, whatToDo));
         return;
     }
+    m_boot = std::move(booting);
+    m_demo = m_boot->demo();
+    m_gateway = &m_boot->gateway();
+    const QString demoKey = m_demo ? QString::fromLatin1(demo::kDemoKey) : QString();
     if (m_demo) {
         m_traffic = std::make_unique<demo::TrafficGenerator>(m_gateway->listenAddress(), QByteArray(demo::kDemoKey));
         m_trafficSettings.available = true;
@@ -108,41 +110,16 @@ void GatewayWorker::start(const GatewayStartOptions &options)
     m_ticker->start();
 }
 
-bool GatewayWorker::openStore(const GatewayStartOptions &options, config::Config &config)
-{
-    // The demo keeps its own file: a user's real workspace is never mixed with the demo's.
-    const QString path = m_demo ? service::chooseDatabasePath(options.databasePath, QString(), QStringLiteral("demo.db"))
-                                : service::chooseDatabasePath(options.databasePath, config.database, QStringLiteral("switchyard.db"));
-    if (m_demo && options.resetDemo) {
-        const QString error = service::removeDatabaseFiles(path);
-        if (!error.isEmpty()) {
-            emit failed(error);
-            return false;
-        }
-    }
-    auto opened = service::StoreSetup::open({path, m_demo ? m_demo->simulatorUrl() : QString()}, std::move(config));
-    if (auto *message = std::get_if<QString>(&opened)) {
-        emit failed(*message);
-        return false;
-    }
-    m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
-    config = m_store->takeConfig();
-    if (!options.configPath.isEmpty() && m_store->configFromStore())
-        qInfo().noquote() << QStringLiteral("configuration from the database %1 (the file only seeds the first start)")
-                                 .arg(QDir::toNativeSeparators(path));
-    return true;
-}
-
 void GatewayWorker::stop()
 {
     delete m_ticker;
     m_ticker = nullptr;
     m_traffic.reset();
-    if (m_store && m_gateway)
-        m_store->flush();
-    m_gateway.reset();
-    m_store.reset();
-    m_demo.reset();
+    if (m_boot)
+        m_boot->flush();
+    m_gateway = nullptr;
+    m_demo = nullptr;
+    m_boot.reset();
 }
 
 QString GatewayWorker::simulatorUrl() const

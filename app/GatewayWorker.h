@@ -18,6 +18,7 @@ class QTimer;
 
 namespace sy::demo { class DemoWorkspace; class TrafficGenerator; }
 namespace sy::service { class GatewayService; class StoreSetup; }
+namespace sy::boot { class GatewayBoot; }
 
 namespace sy::app {
 
@@ -75,13 +76,10 @@ private:
     void publish();
     QStringList allModels() const;
     DashboardFrame buildFrame();
-    // Opens the database and chooses the configuration; false after emitting failed().
-    bool openStore(const GatewayStartOptions &options, config::Config &config);
-
     const Clock &m_clock;
-    std::unique_ptr<demo::DemoWorkspace> m_demo;
-    std::unique_ptr<service::StoreSetup> m_store;   // declared before the gateway: outlives it
-    std::unique_ptr<service::GatewayService> m_gateway;
+    std::unique_ptr<boot::GatewayBoot> m_boot;      // the demo, the database and the gateway
+    demo::DemoWorkspace *m_demo = nullptr;           // in m_boot, while the demo runs
+    service::GatewayService *m_gateway = nullptr;    // in m_boot, once it listens
     std::unique_ptr<demo::TrafficGenerator> m_traffic;
     TrafficStatus m_trafficSettings;
     QTimer *m_ticker = nullptr;

@@ -1,11 +1,7 @@
 // switchyard-gateway: the gateway without a display. Wires options, configuration and the
 // service; all behaviour lives in the libraries.
 #include "cli/GatewayOptions.h"
-#include "config/ConfigLoader.h"
-#include "demo/DemoWorkspace.h"
-#include "service/GatewayService.h"
-#include "service/StartFailure.h"
-#include "service/StoreSetup.h"
+#include "boot/GatewayBoot.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -72,57 +68,52 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    sy::demo::DemoWorkspace demo;
-    sy::config::LoadResult loaded = options.demo ? demo.start(8080) : sy::config::loadConfigFile(options.configPath);
-    if (!loaded.config) {
-        printErrors(loaded.errors);
+    sy::boot::BootOptions bootOptions;
+    bootOptions.configPath = options.configPath;
+    bootOptions.demo = options.demo;
+    bootOptions.databasePath = options.databasePath;
+    if (options.listen) {
+        QString host;
+        quint16 port = 0;
+        sy::cli::splitHostPort(*options.listen, host, port);
+        bootOptions.listenHost = host;
+        bootOptions.listenPort = port;
+    }
+    sy::boot::GatewayBoot boot(bootOptions);
+    std::vector<sy::config::ConfigError> errors;
+    if (!boot.loadConfiguration(errors)) {
+        printErrors(errors);
         return 1;
     }
-    sy::config::Config config = std::move(*loaded.config);
-    if (options.listen)
-        sy::cli::splitHostPort(*options.listen, config.listenHost, config.listenPort);
     if (options.checkOnly) {
+        const sy::config::Config &config = boot.configuration();
         std::printf("configuration OK: %d channels, %d models, %d keys\n", int(config.channels.size()),
                     int(config.models.size()), int(config.keys.size()));
         return 0;
     }
-
     // The database: configuration edits, the ledger and the request log survive restarts. The
     // demo workspace keeps nothing unless a database is named; with one, its edits are kept too
     // and its channels follow the simulator to its new port.
-    std::unique_ptr<sy::service::StoreSetup> storeSetup;
-    if (!options.demo || !options.databasePath.isEmpty()) {
-        const QString path = sy::service::chooseDatabasePath(options.databasePath, config.database, QStringLiteral("switchyard.db"));
-        auto opened = sy::service::StoreSetup::open({path, options.demo ? demo.simulatorUrl() : QString()}, std::move(config));
-        if (auto *message = std::get_if<QString>(&opened)) {
-            std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(*message));
-            return 1;
-        }
-        storeSetup = std::get<std::unique_ptr<sy::service::StoreSetup>>(std::move(opened));
-        config = storeSetup->takeConfig();
-        if (options.listen)
-            sy::cli::splitHostPort(*options.listen, config.listenHost, config.listenPort);
-        if (storeSetup->configFromStore())
-            std::printf("configuration from the database %s (the file only seeds the first start)\n", qPrintable(path));
-    }
-
-    sy::service::GatewayService gateway(std::move(config));
-    if (storeSetup)
-        storeSetup->attach(gateway);
     QString error;
-    if (!gateway.start(&error)) {
-        const sy::config::Config &running = gateway.workspace()->config();
-        const QString message = sy::service::listenFailureMessage(running.listenHost, running.listenPort, error,
+    if (!boot.openDatabase(error)) {
+        std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (boot.configurationFromDatabase())
+        std::printf("configuration from the database %s (the file only seeds the first start)\n", qPrintable(boot.databasePath()));
+    if (!boot.startService(error)) {
+        const QString message = boot.listenFailure(error,
             QStringLiteral("Stop the other program, or start with --listen HOST:PORT (port 0 = any free port)."));
         std::fprintf(stderr, "switchyard-gateway: %s\n", qPrintable(message));
         return 1;
     }
+    sy::service::GatewayService &gateway = boot.gateway();
     std::printf("switchyard-gateway listening on %s\n", qPrintable(gateway.listenAddress()));
     if (!gateway.generatedAdminToken().isEmpty())
         std::printf("admin token (shown once; set admin_token in the configuration to choose one): %s\n",
                     gateway.generatedAdminToken().constData());
     if (options.demo) {
-        std::printf("demo workspace: simulated providers at %s\n", qPrintable(demo.simulatorUrl()));
+        std::printf("demo workspace: simulated providers at %s\n", qPrintable(boot.demo()->simulatorUrl()));
         std::printf("demo key: %s\n", sy::demo::kDemoKey);
         std::printf("try: curl %s/v1/chat/completions -H 'Authorization: Bearer %s' "
                     "-H 'Content-Type: application/json' "
@@ -132,7 +123,6 @@ int main(int argc, char **argv)
     std::fflush(stdout);
     quitOnSignals(app);
     const int status = app.exec();
-    if (storeSetup)
-        storeSetup->flush();
+    boot.flush();
     return status;
 }

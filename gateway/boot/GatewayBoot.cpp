@@ -1,0 +1,93 @@
+#include "boot/GatewayBoot.h"
+
+#include "service/StartFailure.h"
+
+namespace sy::boot {
+
+GatewayBoot::GatewayBoot(BootOptions options, const Clock &clock)
+    : m_options(std::move(options))
+    , m_clock(clock)
+{
+}
+
+GatewayBoot::~GatewayBoot()
+{
+    // The service uses the store's persistence and the demo's simulator: it goes first.
+    m_gateway.reset();
+    m_store.reset();
+    m_demo.reset();
+}
+
+bool GatewayBoot::loadConfiguration(std::vector<config::ConfigError> &errors)
+{
+    config::LoadResult loaded;
+    if (m_options.demo) {
+        m_demo = std::make_unique<demo::DemoWorkspace>();
+        loaded = m_demo->start(8080);
+    } else {
+        loaded = config::loadConfigFile(m_options.configPath);
+    }
+    if (!loaded.config) {
+        errors = std::move(loaded.errors);
+        return false;
+    }
+    m_config = std::move(*loaded.config);
+    applyListenOverride(m_config);
+    return true;
+}
+
+void GatewayBoot::applyListenOverride(config::Config &config) const
+{
+    if (m_options.listenHost)
+        config.listenHost = *m_options.listenHost;
+    if (m_options.listenPort)
+        config.listenPort = *m_options.listenPort;
+}
+
+bool GatewayBoot::openDatabase(QString &error)
+{
+    if (m_demo && !m_options.demoAlwaysStored && m_options.databasePath.isEmpty())
+        return true;   // the headless demo keeps nothing unless a database is named
+    // The demo keeps its own file: a user's real workspace is never mixed with the demo's.
+    m_databasePath = m_demo ? service::chooseDatabasePath(m_options.databasePath, QString(), QStringLiteral("demo.db"))
+                            : service::chooseDatabasePath(m_options.databasePath, m_config.database, QStringLiteral("switchyard.db"));
+    if (m_demo && m_options.resetDemo) {
+        error = service::removeDatabaseFiles(m_databasePath);
+        if (!error.isEmpty())
+            return false;
+    }
+    auto opened = service::StoreSetup::open({m_databasePath, m_demo ? m_demo->simulatorUrl() : QString()}, std::move(m_config));
+    if (auto *message = std::get_if<QString>(&opened)) {
+        error = *message;
+        return false;
+    }
+    m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
+    m_config = m_store->takeConfig();
+    applyListenOverride(m_config);   // an override lasts one run; the stored address is kept
+    return true;
+}
+
+bool GatewayBoot::startService(QString &error)
+{
+    m_gateway = std::make_unique<service::GatewayService>(std::move(m_config), m_clock);
+    if (m_store)
+        m_store->attach(*m_gateway);
+    if (m_gateway->start(&error))
+        return true;
+    m_config = m_gateway->workspace()->config();
+    m_gateway.reset();
+    return false;
+}
+
+QString GatewayBoot::listenFailure(const QString &rawError, const QString &whatToDo) const
+{
+    return service::listenFailureMessage(m_config.listenHost, m_config.listenPort, rawError, whatToDo);
+}
+
+void GatewayBoot::flush()
+{
+    if (m_store)
+        m_store->flush();
+}
+
+} // namespace sy::boot
