@@ -393,6 +393,7 @@ void ChatExchange::interruptStream(const QString &reason)
 {
     stopTransfer();
     m_report.interrupted(*m_current, timingNow());
+    settleAnswered();   // what streamed before the break was delivered (and is charged when its usage is known)
     m_relay.interrupt(m_translator->interrupted(reason));
     done(200);
 }
@@ -401,6 +402,16 @@ void ChatExchange::succeeded()
 {
     m_report.succeeded(*m_current, timingNow(), m_usage, m_request.stream, m_context.conversation,
                        m_current->modelId == m_request.chain.first());
+    settleAnswered();
+}
+
+void ChatExchange::settleAnswered()
+{
+    // Booked (durably, see billing/LedgerJournal) before the answer's last byte leaves: a client
+    // that saw a complete answer was charged for it.
+    const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
+    if (const auto charged = m_money.settle(m_context.requestId, *m_current, m_usage, primary && primary->free))
+        m_context.record.costNanos = *charged;
 }
 
 void ChatExchange::onComplete()
@@ -610,14 +621,7 @@ void ChatExchange::done(int status, const QString &errorMessage)
     if (m_capacity)
         m_capacity->cancel();
     m_slot.reset();
-    const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
-    const bool answered = status >= 200 && status < 300 && m_current;
-    if (answered) {
-        if (const auto charged = m_money.settle(m_context.requestId, *m_current, m_usage, primary && primary->free))
-            m_context.record.costNanos = *charged;
-    } else {
-        m_money.release();
-    }
+    m_money.release();   // nothing was answered, or settleAnswered() booked it already
     m_ticket.permit.release();
 
     RequestRecord &record = m_context.record;

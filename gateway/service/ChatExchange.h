@@ -88,6 +88,7 @@ private:
     void interruptStream(const QString &reason);
     void answerPlain();
     void succeeded();
+    void settleAnswered();
 
     void onFirstChunkTimeout();
     void onRequestDeadline();
