@@ -369,8 +369,28 @@ void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<h
     }
     for (const config::VirtualModel &vm : workspace->config().virtualModels)
         data.append(QJsonObject{{"id", vm.id}, {"object", "model"}, {"created", 0}, {"owned_by", "switchyard"}});
+    // Anthropic clients (they send anthropic-version, and their key as x-api-key) get the list in
+    // the shape of Anthropic's GET /v1/models; the pricing and deprecation members stay.
+    const bool anthropicClient = !request.header("anthropic-version").isEmpty() || !request.header("x-api-key").isEmpty();
+    QJsonObject list{{"object", "list"}, {"data", data}};
+    if (anthropicClient) {
+        QJsonArray models;
+        for (const QJsonValue &value : std::as_const(data)) {
+            QJsonObject entry = value.toObject();
+            entry.remove("object");
+            entry.remove("created");
+            entry.remove("owned_by");
+            entry.insert("type", "model");
+            entry.insert("display_name", entry.value("id"));
+            entry.insert("created_at", "1970-01-01T00:00:00Z");
+            models.append(entry);
+        }
+        list = {{"data", models}, {"has_more", false},
+                {"first_id", models.isEmpty() ? QJsonValue(QJsonValue::Null) : models.first().toObject().value("id")},
+                {"last_id", models.isEmpty() ? QJsonValue(QJsonValue::Null) : models.last().toObject().value("id")}};
+    }
     sink->respond(200, {{"Content-Type", "application/json"}, {"x-request-id", requestId}},
-                  QJsonDocument(QJsonObject{{"object", "list"}, {"data", data}}).toJson(QJsonDocument::Compact));
+                  QJsonDocument(list).toJson(QJsonDocument::Compact));
     finishRecord(std::move(record), 200, arrivedAt);
 }
 

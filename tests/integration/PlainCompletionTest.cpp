@@ -116,6 +116,25 @@ TEST_F(PlainCompletionTest, ModelListCarriesPricingAndDeprecation)
     EXPECT_EQ(sim->stats().requests(), 0);
 }
 
+TEST_F(PlainCompletionTest, AnthropicClientsGetTheModelListInAnthropicsShape)
+{
+    startGateway();
+    const auto client = call("GET", "/v1/models", {}, {{"anthropic-version", "2023-06-01"}});
+    ASSERT_EQ(client->status(), 200) << client->body().constData();
+    const QJsonObject list = client->json();
+    EXPECT_FALSE(list.contains("object"));
+    EXPECT_FALSE(list.value("has_more").toBool(true));
+    const QJsonArray data = list.value("data").toArray();
+    ASSERT_FALSE(data.isEmpty());
+    EXPECT_EQ(list.value("first_id").toString(), data.first().toObject().value("id").toString());
+    EXPECT_EQ(list.value("last_id").toString(), data.last().toObject().value("id").toString());
+    for (const QJsonValue &entry : data) {
+        EXPECT_EQ(entry.toObject().value("type").toString(), "model");
+        EXPECT_EQ(entry.toObject().value("display_name"), entry.toObject().value("id"));
+        EXPECT_TRUE(entry.toObject().contains("created_at"));
+    }
+}
+
 TEST_F(PlainCompletionTest, ModelListNeedsAKey)
 {
     startGateway();
