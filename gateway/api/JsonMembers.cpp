@@ -164,4 +164,25 @@ QByteArray rewriteMembers(QByteArrayView json, const std::vector<JsonMember> &me
     return out;
 }
 
+bool hasEscapedKey(const std::vector<JsonMember> &members)
+{
+    for (const JsonMember &m : members) {
+        if (m.key.contains('\\'))
+            return true;
+    }
+    return false;
+}
+
+bool isNonEmptyArray(QByteArrayView value)
+{
+    if (value.isEmpty() || value.front() != '[')
+        return false;
+    for (qsizetype i = 1; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return c != ']';
+    }
+    return false;
+}
+
 } // namespace sy::api

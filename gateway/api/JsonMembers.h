@@ -36,6 +36,19 @@ struct JsonEdit {
 QByteArray rewriteMembers(QByteArrayView json, const std::vector<JsonMember> &members,
                           const std::vector<JsonEdit> &edits, const std::vector<QByteArray> &appended = {});
 
+// The value text of `member` in `json`.
+inline QByteArrayView memberValue(QByteArrayView json, const JsonMember &member)
+{
+    return json.sliced(member.valueBegin, member.valueEnd - member.valueBegin);
+}
+
+// True when a key is written with escapes ("mod\u0065l" is "model"): such bodies are left to a
+// full parser, since in-place edits match keys as written.
+bool hasEscapedKey(const std::vector<JsonMember> &members);
+
+// A JSON array with at least one element, judged from its text ("[ ]" is empty).
+bool isNonEmptyArray(QByteArrayView value);
+
 // The member `key` of `members`, or nullptr (the last one when repeated).
 const JsonMember *findMember(const std::vector<JsonMember> &members, QByteArrayView key);
 

@@ -10,36 +10,9 @@ namespace sy::api::anthropic {
 
 namespace {
 
-QByteArrayView valueOf(QByteArrayView json, const JsonMember &member)
-{
-    return json.sliced(member.valueBegin, member.valueEnd - member.valueBegin);
-}
-
 QJsonObject parseObject(QByteArrayView json)
 {
     return QJsonDocument::fromJson(json.toByteArray()).object();
-}
-
-bool hasEscapedKey(const std::vector<JsonMember> &members)
-{
-    for (const JsonMember &m : members) {
-        if (m.key.contains('\\'))
-            return true;
-    }
-    return false;
-}
-
-// A JSON array with at least one element, judged from its text.
-bool isNonEmptyArray(QByteArrayView value)
-{
-    if (value.isEmpty() || value.front() != '[')
-        return false;
-    for (qsizetype i = 1; i < value.size(); ++i) {
-        const char c = value[i];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-            return c != ']';
-    }
-    return false;
 }
 
 bool looksLikeObject(QByteArrayView data)
@@ -73,7 +46,7 @@ QByteArray typeOf(QByteArrayView data)
     const JsonMember *type = findMember(*members, "type");
     if (!type)
         return {};
-    const QByteArrayView value = valueOf(data, *type);
+    const QByteArrayView value = memberValue(data, *type);
     return value.size() >= 2 && value.front() == '"' ? value.sliced(1, value.size() - 2).toByteArray() : QByteArray();
 }
 
@@ -133,14 +106,14 @@ TranslatedAnswer AnthropicPassThrough::answer(QByteArrayView upstreamBody)
         return out;
     }
     const JsonMember *content = findMember(*members, "content");
-    if (!content || !isNonEmptyArray(valueOf(upstreamBody, *content))) {
+    if (!content || !isNonEmptyArray(memberValue(upstreamBody, *content))) {
         out.problem = QStringLiteral("the answer has no content");
         return out;
     }
     if (const JsonMember *usage = findMember(*members, "usage"))
-        mergeUsage(parseObject(valueOf(upstreamBody, *usage)), out.usage);
+        mergeUsage(parseObject(memberValue(upstreamBody, *usage)), out.usage);
     QStringList texts;
-    const QJsonArray blocks = QJsonDocument::fromJson(valueOf(upstreamBody, *content).toByteArray()).array();
+    const QJsonArray blocks = QJsonDocument::fromJson(memberValue(upstreamBody, *content).toByteArray()).array();
     for (const QJsonValue &block : blocks) {
         if (block.toObject().value("type") == QLatin1String("text"))
             texts.append(block.toObject().value("text").toString());
@@ -195,14 +168,14 @@ TranslatedEvent AnthropicPassThrough::messageStart(QByteArray &data)
     TranslatedEvent out;
     const auto top = topLevelMembers(data);
     const JsonMember *message = top ? findMember(*top, "message") : nullptr;
-    const auto inner = message ? topLevelMembers(valueOf(data, *message)) : std::nullopt;
+    const auto inner = message ? topLevelMembers(memberValue(data, *message)) : std::nullopt;
     if (!inner) {
         out.malformed = true;
         return out;
     }
-    const QByteArrayView messageText = valueOf(data, *message);
+    const QByteArrayView messageText = memberValue(data, *message);
     if (const JsonMember *usage = findMember(*inner, "usage")) {
-        mergeUsage(parseObject(valueOf(messageText, *usage)), m_usage);
+        mergeUsage(parseObject(memberValue(messageText, *usage)), m_usage);
         if (m_usage.known)
             out.usage = m_usage;
     }

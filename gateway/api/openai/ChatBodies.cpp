@@ -21,39 +21,12 @@ Usage usageOf(const QJsonObject &usage)
             qint64(usage.value("prompt_tokens_details").toObject().value("cached_tokens").toDouble()), true};
 }
 
-QByteArrayView valueOf(QByteArrayView json, const JsonMember &m)
-{
-    return json.sliced(m.valueBegin, m.valueEnd - m.valueBegin);
-}
-
-bool hasEscapedKey(const std::vector<JsonMember> &members)
-{
-    for (const JsonMember &m : members) {
-        if (m.key.contains('\\'))
-            return true;  // "mod\u0065l" is "model": leave such bodies to the full parser
-    }
-    return false;
-}
-
-// An array with at least one element ("[ ]" is empty).
-bool nonEmptyArray(QByteArrayView value)
-{
-    if (value.isEmpty() || value.front() != '[')
-        return false;
-    for (qsizetype i = 1; i < value.size(); ++i) {
-        const char c = value[i];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-            return c != ']';
-    }
-    return false;
-}
-
 std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> &members)
 {
     const JsonMember *usage = findMember(members, "usage");
-    if (!usage || valueOf(json, *usage) == "null")
+    if (!usage || memberValue(json, *usage) == "null")
         return std::nullopt;
-    const QJsonObject object = QJsonDocument::fromJson(valueOf(json, *usage).toByteArray()).object();
+    const QJsonObject object = QJsonDocument::fromJson(memberValue(json, *usage).toByteArray()).object();
     if (object.isEmpty())
         return std::nullopt;
     return usageOf(object);
@@ -117,7 +90,7 @@ PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publi
         return answer;
     }
     const JsonMember *choices = findMember(*members, "choices");
-    if (!choices || !nonEmptyArray(valueOf(upstreamBody, *choices))) {
+    if (!choices || !isNonEmptyArray(memberValue(upstreamBody, *choices))) {
         answer.problem = QStringLiteral("upstream returned no choices");
         return answer;
     }
@@ -148,7 +121,7 @@ StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, 
         return chunk;
     }
     const JsonMember *choices = findMember(*members, "choices");
-    chunk.hasChoices = choices && nonEmptyArray(valueOf(data, *choices));
+    chunk.hasChoices = choices && isNonEmptyArray(memberValue(data, *choices));
     chunk.usage = usageIn(data, *members);
     if (!chunk.hasChoices && chunk.usage && !clientWantsUsage)
         return chunk;  // the usage-only chunk was asked for by the gateway (billing), not the client
