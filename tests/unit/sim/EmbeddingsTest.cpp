@@ -77,7 +77,7 @@ TEST_F(EmbeddingsTest, Base64EncodingIsLittleEndianFloat32OfTheSameVector)
 
 TEST_F(EmbeddingsTest, BadOpenAiRequestsAre400)
 {
-    for (const QByteArray body : {QByteArray(R"({"input":"x"})"), QByteArray(R"({"model":"e"})"),
+    for (const QByteArray &body : {QByteArray(R"({"input":"x"})"), QByteArray(R"({"model":"e"})"),
                                   QByteArray(R"({"model":"e","input":[]})"),
                                   QByteArray(R"({"model":"e","input":"x","dimensions":0})"),
                                   QByteArray(R"({"model":"e","input":"x","encoding_format":"int8"})")}) {

@@ -127,8 +127,9 @@ TEST_P(FormatFailureTest, OverloadedIsTheFormatsOverloadedKind)
 {
     putRules(R"({"rules":[{"failure":"status:529"}]})");
     const QString kind = GetParam().errorKind(json(plain()->body()));
-    if (QByteArrayView(GetParam().name) == "anthropic")
+    if (QByteArrayView(GetParam().name) == "anthropic") {
         EXPECT_EQ(kind, u"overloaded_error");
+    }
     EXPECT_FALSE(kind.isEmpty());
 }
 

@@ -273,7 +273,7 @@ TEST(AnthropicDialectTest, AnswerStopReasons)
 
 TEST(AnthropicDialectTest, UnusableAnswersAreProblems)
 {
-    for (const QByteArray body : {QByteArray("not json"), QByteArray("[1]"), QByteArray(R"({"content":[]})"),
+    for (const QByteArray &body : {QByteArray("not json"), QByteArray("[1]"), QByteArray(R"({"content":[]})"),
                                   QByteArray(R"({"id":"msg_1","type":"message"})"),
                                   QByteArray(R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})")}) {
         SCOPED_TRACE(body.toStdString());

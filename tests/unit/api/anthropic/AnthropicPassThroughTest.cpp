@@ -86,7 +86,7 @@ TEST(AnthropicPassThroughTest, AnswerRenamesTheModelAndReadsUsage)
 TEST(AnthropicPassThroughTest, AnswerWithoutContentOrNotAnObjectIsAProblem)
 {
     AnthropicPassThrough t(client(R"({"model":"m"})"), options());
-    for (const QByteArray body : {QByteArray("oops"), QByteArray("[]"), QByteArray(R"({"model":"x","content":[ ]})"),
+    for (const QByteArray &body : {QByteArray("oops"), QByteArray("[]"), QByteArray(R"({"model":"x","content":[ ]})"),
                                   QByteArray(R"({"type":"error","error":{"type":"api_error","message":"x"}})")}) {
         SCOPED_TRACE(body.toStdString());
         EXPECT_FALSE(t.answer(body).problem.isEmpty());

@@ -166,7 +166,7 @@ TEST(AnthropicStreamDecoderTest, ErrorEventIsAnUpstreamErrorWithItsMessage)
 
 TEST(AnthropicStreamDecoderTest, DataThatIsNotAJsonObjectIsMalformed)
 {
-    for (const QByteArray data : {QByteArray("not json"), QByteArray("[DONE]"), QByteArray("[1,2]"), QByteArray("")}) {
+    for (const QByteArray &data : {QByteArray("not json"), QByteArray("[DONE]"), QByteArray("[1,2]"), QByteArray("")}) {
         SCOPED_TRACE(data.toStdString());
         const Decoded run = decodeAll({{"content_block_delta", data}}, false);
         EXPECT_TRUE(run.decoded[0].malformed);
