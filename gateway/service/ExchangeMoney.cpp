@@ -72,6 +72,12 @@ std::optional<billing::Nanos> ExchangeMoney::settle(const QByteArray &requestId,
     charge.completionTokens = usage.outputTokens;
     charge.amount = billing::chargeFor(charge.promptTokens, charge.completionTokens, attempt.served->price);
     const billing::Nanos amount = charge.amount;
+    if (amount == 0) {
+        // A channel priced at zero (a local server) moves no money: no ledger entry, and so no
+        // database commit on the request path (the request log still has its tokens).
+        m_ledger.release(reservation);
+        return amount;
+    }
     m_ledger.settle(reservation, std::move(charge));
     return amount;
 }

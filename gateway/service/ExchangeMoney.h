@@ -30,8 +30,9 @@ public:
     // balance ran out meanwhile, that attempt is refused for money (SPEC §6 status).
     bool refusesPaidFallback(const Workspace &workspace, const QString &primaryModel, const QString &attemptModel) const;
 
-    // Books the answered attempt's charge (nullopt usage or a free primary: no charge) and returns
-    // the amount charged; releases the reservation in every other case. Once; later calls do nothing.
+    // Books the answered attempt's charge (nullopt usage or a free primary: no charge; a charge of
+    // zero, at a zero price, books nothing) and returns the amount charged; releases the
+    // reservation in every other case. Once; later calls do nothing.
     std::optional<billing::Nanos> settle(const QByteArray &requestId, const PlannedAttempt &attempt,
                                          const api::TokenUsage &usage, bool primaryIsFree);
     void release();
