@@ -14,17 +14,6 @@ namespace {
 
 constexpr qsizetype kMaxUpstreamBody = 64 * 1024 * 1024;
 
-// The upstream's own error message, if its body is an error object of any of the formats.
-QString upstreamMessage(const QByteArray &body)
-{
-    const QJsonObject obj = QJsonDocument::fromJson(body).object();
-    const QJsonValue error = obj.value("error");
-    QString message = error.isObject() ? error.toObject().value("message").toString() : error.toString();
-    if (message.isEmpty())
-        message = QString::fromUtf8(body.left(200)).simplified();
-    return message.left(200);
-}
-
 } // namespace
 
 ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
@@ -142,76 +131,6 @@ void ChatExchange::tryNext()
         }
     }
     replyAllFailed();
-}
-
-bool ChatExchange::startWithCapacity(size_t index)
-{
-    const PlannedAttempt &attempt = m_plan.attempts[index];
-    // The chosen channel first; when it is full, any other channel of the same model with room.
-    for (size_t i = index; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &candidate = m_plan.attempts[i];
-        if (m_used[i] || candidate.kind != PlannedAttempt::Kind::Upstream || candidate.modelId != attempt.modelId)
-            continue;
-        if (auto slot = m_state.capacity.tryAcquire(candidate.channel->id)) {
-            m_used[i] = true;
-            m_slot = std::move(slot);
-            ++m_upstreamAttempts;
-            sendAttempt(candidate);
-            return true;
-        }
-    }
-    return false;
-}
-
-void ChatExchange::queueForCapacity(const QString &modelId)
-{
-    QStringList channels;
-    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &a = m_plan.attempts[i];
-        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.modelId == modelId && !channels.contains(a.channel->id))
-            channels.append(a.channel->id);
-    }
-    if (!m_capacity)
-        m_capacity = std::make_unique<CapacityWait>(m_state.capacity, m_clock);
-    m_capacity->wait(channels, std::chrono::seconds(m_workspace->config().settings.capacityWaitS),
-                     [this](limits::CapacityQueue::Slot slot) { onCapacityGranted(std::move(slot)); },
-                     [this] { onCapacityTimeout(); });
-}
-
-void ChatExchange::onCapacityGranted(limits::CapacityQueue::Slot slot)
-{
-    if (m_finished) {
-        slot.release();
-        return;
-    }
-    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &a = m_plan.attempts[i];
-        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.channel->id == slot.channelId()) {
-            m_used[i] = true;
-            m_current = &a;
-            m_retriedCurrent = false;
-            m_slot.emplace(std::move(slot));
-            ++m_upstreamAttempts;
-            sendAttempt(a);
-            return;
-        }
-    }
-    slot.release();
-    tryNext();
-}
-
-void ChatExchange::onCapacityTimeout()
-{
-    if (m_finished)
-        return;
-    ++m_state.refusals["capacity_busy"];
-    replyError({429, QStringLiteral("All upstream capacity for this model is busy. Retry shortly."), "capacity_busy", {}, 2});
-}
-
-void ChatExchange::replyError(const ErrorReply &reply)
-{
-    sendErrorReply(*m_sink, m_context.requestId, reply, m_request.format);
-    done(reply.status, reply.message);
 }
 
 void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
@@ -432,7 +351,7 @@ void ChatExchange::onComplete()
     }
     if (success)
         return answerPlain();
-    attemptFailed(outcome, QStringLiteral("HTTP %1: %2").arg(m_status).arg(upstreamMessage(m_body)));
+    attemptFailed(outcome, QStringLiteral("HTTP %1: %2").arg(m_status).arg(upstreamErrorMessage(m_body)));
 }
 
 void ChatExchange::answerPlain()
@@ -534,69 +453,6 @@ void ChatExchange::attemptFailed(const failover::AttemptOutcome &outcome, const 
     }
     // Never start the next transfer from inside the failed one's callback.
     QMetaObject::invokeMethod(this, &ChatExchange::tryNext, Qt::QueuedConnection);
-}
-
-void ChatExchange::keepClientError(bool returnNow)
-{
-    // The upstream's own answer to a wrong request, in the client's format: as it came when both
-    // speak the same format, else its message in the client's error shape. Secrets redacted.
-    const QStringList secrets = m_current->channel->credentials;
-    const bool sameFormat = api::channelFormatFromName(m_current->channel->format) == m_request.format;
-    m_clientErrorStatus = m_status;
-    if (sameFormat) {
-        m_clientErrorBody = redactSecrets(m_body, secrets);
-        m_clientErrorType = m_contentType.isEmpty() ? QByteArray("application/json") : m_contentType;
-    } else {
-        m_clientErrorBody = errorBodyIn(m_request.format, {m_status, redacted(upstreamMessage(m_body)), "upstream_error"});
-        m_clientErrorType = "application/json";
-    }
-    if (!returnNow)
-        return;
-    http::HeaderList headers = traceHeaders();
-    headers.emplaceBack("Content-Type", m_clientErrorType);
-    m_sink->respond(m_clientErrorStatus, headers, m_clientErrorBody);
-    done(m_clientErrorStatus);
-}
-
-void ChatExchange::replyAllFailed()
-{
-    if (m_clientErrorStatus) {
-        m_sink->respond(m_clientErrorStatus, {{"Content-Type", m_clientErrorType}, {"x-request-id", m_context.requestId}},
-                        m_clientErrorBody);
-        return done(m_clientErrorStatus);
-    }
-    // SPEC §3.6: nothing was tried because every credential is rate limited upstream.
-    if (m_upstreamAttempts == 0) {
-        std::optional<Clock::TimePoint> earliest;
-        bool onlyRateLimited = !m_plan.attempts.empty();
-        for (const PlannedAttempt &attempt : m_plan.attempts) {
-            if (attempt.kind != PlannedAttempt::Kind::RateLimitedSkip) {
-                onlyRateLimited = false;
-                break;
-            }
-            earliest = earliest ? std::min(*earliest, attempt.rateLimitedUntil) : attempt.rateLimitedUntil;
-        }
-        if (onlyRateLimited) {
-            const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*earliest - m_clock.now()).count() + 1;
-            ErrorReply reply{429, QStringLiteral("all upstream credentials for this model are rate limited"),
-                             "upstream_rate_limited", {}, int(std::max<qint64>(1, wait))};
-            reply.metadata.insert("attempts", m_trace.toJson());
-            return replyError(reply);
-        }
-    }
-    const QString message = m_request.chain.size() == 1
-        ? QStringLiteral("All providers failed for model %1").arg(m_request.chain.first())
-        : QStringLiteral("All providers failed for model chain [%1]").arg(m_request.chain.join(", "));
-    ErrorReply reply{502, message, "all_providers_failed"};
-    reply.metadata.insert("attempts", m_trace.toJson());
-    if (!m_plan.selection.filtered.empty()) {
-        // Why channels were never tried: a `provider` filter that excludes everything is a common cause.
-        QJsonArray filtered;
-        for (const routing::FilteredChannel &f : m_plan.selection.filtered)
-            filtered.append(QJsonObject{{"channel", f.channelId}, {"model", f.modelId}, {"reason", f.reason}});
-        reply.metadata.insert("filtered", filtered);
-    }
-    replyError(reply);
 }
 
 void ChatExchange::onClientGone()

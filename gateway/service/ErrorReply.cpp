@@ -3,7 +3,20 @@
 #include "api/Codec.h"
 #include "api/openai/OpenAiErrors.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace sy::service {
+
+QString upstreamErrorMessage(const QByteArray &body)
+{
+    const QJsonObject obj = QJsonDocument::fromJson(body).object();
+    const QJsonValue error = obj.value("error");
+    QString message = error.isObject() ? error.toObject().value("message").toString() : error.toString();
+    if (message.isEmpty())
+        message = QString::fromUtf8(body.left(200)).simplified();
+    return message.left(200);
+}
 
 QByteArray errorBodyIn(api::Format format, const ErrorReply &reply)
 {

@@ -13,6 +13,10 @@ using ErrorReply = api::ApiError;
 void sendErrorReply(http::ResponseSink &sink, const QByteArray &requestId, const ErrorReply &reply,
                     api::Format format = api::Format::OpenAiChat);
 
+// The upstream's own error message when `body` is an error object of any format (OpenAI,
+// Anthropic, Gemini), else the start of the body; at most 200 characters, not yet redacted.
+QString upstreamErrorMessage(const QByteArray &body);
+
 // The body of `reply` in `format`.
 QByteArray errorBodyIn(api::Format format, const ErrorReply &reply);
 
