@@ -153,6 +153,11 @@ void ResponseSink::abort()
 void ResponseSink::endResponse(Ending ending)
 {
     m_finished = true;
+    // A finished answer goes to the kernel now, not when the event loop next runs: the gateway
+    // thread may be busy a while (a ledger commit, other requests), and what was charged and
+    // answered should not sit in a user-space buffer meanwhile. The same write, done earlier.
+    if (m_socket && ending != Ending::Reset)
+        m_socket->flush();
     if (m_connection) {
         m_connection->end(this, ending == Ending::Normal ? HttpConnection::End::KeepOpen
                                 : ending == Ending::Close ? HttpConnection::End::Close
