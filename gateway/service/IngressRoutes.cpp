@@ -8,6 +8,9 @@ namespace {
 
 bool chainNeedsTranslation(const ChatRequest &chat, const Workspace &workspace)
 {
+    const QSet<QString> &formats = workspace.channelFormats();
+    if (formats.size() == 1 && api::channelFormatFromName(*formats.begin()) == chat.format)
+        return false;   // every channel speaks the client's format: no route to look through
     for (const QString &model : chat.chain) {
         for (const ChannelRoute &route : workspace.routesFor(model)) {
             if (api::channelFormatFromName(route.channel->format) != chat.format)

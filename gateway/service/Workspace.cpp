@@ -13,8 +13,11 @@ Workspace::Workspace(config::Config config)
         m_modelById.insert(m_config.models[i].id, i);
     for (int i = 0; i < int(m_config.virtualModels.size()); ++i)
         m_virtualById.insert(m_config.virtualModels[i].id, i);
-    for (const config::Channel &channel : m_config.channels)
+    for (const config::Channel &channel : m_config.channels) {
         ++m_channelsPerProvider[channel.provider];
+        if (channel.enabled)
+            m_channelFormats.insert(channel.format);
+    }
 }
 
 QString Workspace::channelLabel(const config::Channel &channel) const

@@ -5,6 +5,7 @@
 #include "config/Config.h"
 
 #include <QHash>
+#include <QSet>
 #include <memory>
 
 namespace sy::service {
@@ -22,6 +23,9 @@ public:
     explicit Workspace(config::Config config);
 
     const config::Config &config() const { return m_config; }
+    // The `format` values of the enabled channels (decided once per configuration, so a request
+    // on a workspace of one format never looks for a translation).
+    const QSet<QString> &channelFormats() const { return m_channelFormats; }
 
     // The key whose secret is `secret` (hashed and looked up), or nullptr. Disabled keys are
     // returned too: the caller decides (401 either way).
@@ -43,6 +47,7 @@ private:
     QHash<QString, int> m_modelById;
     QHash<QString, int> m_virtualById;
     QHash<QString, int> m_channelsPerProvider;
+    QSet<QString> m_channelFormats;
 };
 
 using WorkspacePtr = std::shared_ptr<const Workspace>;
