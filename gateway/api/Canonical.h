@@ -109,6 +109,10 @@ struct CanonicalRequest {
     QJsonObject responseFormat;        // OpenAI's response_format object when given
     std::optional<Reasoning> reasoning;
     QString user;                      // OpenAI `user`, Anthropic metadata.user_id
+    // OpenAI Responses: the stored response this request continues (the service resolves it and
+    // puts its turns before `messages`), and whether this one may be stored for the next (`store`).
+    QString previousResponseId;
+    bool store = true;
 };
 
 struct CanonicalAnswer {

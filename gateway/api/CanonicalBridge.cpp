@@ -26,6 +26,8 @@ TranslatedAnswer CanonicalBridge::answer(QByteArrayView upstreamBody)
     }
     out.usage = decoded.answer->usage;
     out.body = m_codec.answerBody(*decoded.answer, m_options);
+    if (m_options.onAnswer)
+        m_options.onAnswer(*decoded.answer);
     for (const ContentPart &part : std::as_const(decoded.answer->parts)) {
         if (part.kind == ContentPart::Kind::Text)
             out.text += part.text;
@@ -39,6 +41,8 @@ void CanonicalBridge::writeEvents(const std::vector<StreamEvent> &events, Transl
         m_writer = m_codec.streamWriter(m_options);
     for (const StreamEvent &e : events) {
         out.out += m_writer->write(e);
+        if (m_options.onAnswer)
+            m_streamed.add(e);
         switch (e.kind) {
         case StreamEvent::Kind::Start:
             if (e.usage.known)
@@ -83,7 +87,10 @@ QByteArray CanonicalBridge::endOfStream()
         m_decoder = m_dialect.streamDecoder();
     TranslatedEvent out;
     writeEvents(m_decoder->finish(), out);
-    return out.out + m_writer->end();
+    out.out += m_writer->end();
+    if (m_options.onAnswer && m_streamed.finished())
+        m_options.onAnswer(m_streamed.answer());
+    return out.out;
 }
 
 QByteArray CanonicalBridge::interrupted(const QString &reason)

@@ -2,6 +2,7 @@
 // CanonicalBridge: the Translator for a client and a channel of different formats. The request
 // goes up through the channel's dialect from the canonical request; the answer and each stream
 // event come back through the dialect's decoder to canonical, and the client's codec writes them.
+#include "api/AnswerAccumulator.h"
 #include "api/Translator.h"
 
 namespace sy::api {
@@ -27,6 +28,7 @@ private:
     WriterOptions m_options;
     std::unique_ptr<StreamDecoder> m_decoder;
     std::unique_ptr<StreamWriter> m_writer;
+    AnswerAccumulator m_streamed;   // kept only when options.onAnswer is set
 };
 
 } // namespace sy::api

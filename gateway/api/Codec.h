@@ -19,6 +19,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
+#include <functional>
 #include <memory>
 #include <variant>
 #include <vector>
@@ -33,6 +34,13 @@ struct WriterOptions {
     QByteArray requestId;         // the gateway's id, for ids the format needs and none came
     bool includeUsage = false;    // OpenAI streams: stream_options.include_usage was asked
     bool captureText = false;     // fill TranslatedAnswer/TranslatedEvent::text (content logging)
+    // Gemini :streamGenerateContent without alt=sse: the stream is one JSON array of answer
+    // objects (Content-Type application/json), not server-sent events.
+    bool jsonArrayStream = false;
+    // Bridged translations call it once with the whole answer when it ended cleanly (a plain answer
+    // decoded; a stream whose upstream body ended after its Finish). The Responses route stores it
+    // for previous_response_id. Gateway thread; may be empty.
+    std::function<void(const CanonicalAnswer &)> onAnswer;
 };
 
 // Writes one canonical stream in a client format. Each call returns the bytes to send (possibly

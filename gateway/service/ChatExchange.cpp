@@ -154,6 +154,8 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     options.requestId = m_context.requestId;
     options.includeUsage = m_request.clientWantsUsage;
     options.captureText = m_capture != nullptr;
+    options.jsonArrayStream = m_request.jsonArrayStream;
+    options.onAnswer = m_request.onAnswer;
     m_translator = api::makeTranslator(m_client, format, options);
     m_timing = {m_clock.now(), std::nullopt, {}};
     if (!m_firstAttemptAt)
@@ -297,7 +299,7 @@ void ChatExchange::commitStream()
     m_firstChunkTimer.stop();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
-    headers.emplaceBack("Content-Type", "text/event-stream");
+    headers.emplaceBack("Content-Type", m_request.jsonArrayStream ? "application/json" : "text/event-stream");
     headers.emplaceBack("Cache-Control", "no-cache");
     m_relay.commit(headers);
     m_sink->onDrained([this] {

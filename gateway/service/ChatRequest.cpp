@@ -1,5 +1,7 @@
 #include "service/ChatRequest.h"
 
+#include "api/Codec.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -18,17 +20,84 @@ struct Needs {
     bool vision = false;
 };
 
-Needs needsOf(const QJsonObject &body)
+// The member holding the client's turns in each format.
+QLatin1String turnsMember(api::Format format)
+{
+    switch (format) {
+    case api::Format::OpenAiResponses: return QLatin1String("input");
+    case api::Format::Gemini: return QLatin1String("contents");
+    case api::Format::OpenAiChat:
+    case api::Format::Anthropic: break;
+    }
+    return QLatin1String("messages");
+}
+
+bool isImagePart(const QJsonObject &part)
+{
+    const QString type = part.value("type").toString();
+    if (type == QLatin1String("image_url") || type == QLatin1String("input_image") || type == QLatin1String("image"))
+        return true;
+    // Gemini: inline bytes or a file reference with an image media type.
+    for (const char *member : {"inlineData", "inline_data", "fileData", "file_data"}) {
+        const QJsonObject data = part.value(QLatin1String(member)).toObject();
+        const QString mime = data.value("mimeType").toString(data.value("mime_type").toString());
+        if (mime.startsWith(QLatin1String("image/")))
+            return true;
+    }
+    return false;
+}
+
+Needs needsOf(const QJsonArray &turns)
 {
     Needs needs;
-    for (const QJsonValue &message : body.value("messages").toArray()) {
-        for (const QJsonValue &part : message.toObject().value("content").toArray()) {
-            const QString type = part.toObject().value("type").toString();
-            if (type == QLatin1String("image_url") || type == QLatin1String("input_image") || type == QLatin1String("image"))
+    for (const QJsonValue &turn : turns) {
+        const QJsonObject object = turn.toObject();
+        const QJsonArray parts = object.value("content").isArray() ? object.value("content").toArray()
+                                                                   : object.value("parts").toArray();
+        for (const QJsonValue &part : parts) {
+            if (isImagePart(part.toObject()))
                 needs.vision = true;
         }
     }
     return needs;
+}
+
+std::optional<ErrorReply> checkTurns(const QJsonObject &body, api::Format format)
+{
+    const QJsonValue turns = body.value(turnsMember(format));
+    switch (format) {
+    case api::Format::OpenAiResponses:
+        if ((turns.isString() && !turns.toString().isEmpty()) || (turns.isArray() && !turns.toArray().isEmpty()))
+            return std::nullopt;
+        return badRequest(QStringLiteral("'input' must be a non-empty string or a non-empty array of input items."), {}, "input");
+    case api::Format::Gemini:
+        if (turns.isArray() && !turns.toArray().isEmpty())
+            return std::nullopt;
+        return badRequest(QStringLiteral("'contents' must be a non-empty array."), {}, "contents");
+    case api::Format::OpenAiChat:
+    case api::Format::Anthropic:
+        break;
+    }
+    if (turns.isArray() && !turns.toArray().isEmpty())
+        return std::nullopt;
+    return badRequest(QStringLiteral("'messages' must be a non-empty array."), {}, "messages");
+}
+
+// The canonical form of a request in a format other than Chat Completions (its codec validates
+// the body), with the routing facts the body may not hold.
+std::optional<ErrorReply> parseCanonical(ChatRequest &request)
+{
+    const api::IngressCodec *codec = api::ingressCodec(request.format);
+    if (!codec)
+        return ErrorReply{501, QStringLiteral("This gateway does not serve the %1 format yet.").arg(QLatin1String(api::formatName(request.format))), "unsupported_format"};
+    auto parsed = codec->parse(request.body);
+    if (auto *error = std::get_if<api::ApiError>(&parsed))
+        return *error;
+    api::CanonicalRequest canonical = std::get<api::CanonicalRequest>(std::move(parsed));
+    canonical.model = request.primaryModel;
+    canonical.stream = request.stream;
+    request.canonical = std::make_shared<const api::CanonicalRequest>(std::move(canonical));
+    return std::nullopt;
 }
 
 // Why `model` cannot serve a chat request with `needs`, as {code, reason}; empty when it can.
@@ -87,10 +156,16 @@ QString applySuffix(const QString &id, ChatRequest &request)
 
 } // namespace
 
+QJsonArray ChatRequest::turns() const
+{
+    return body.value(turnsMember(format)).toArray();
+}
+
 std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody,
                                                        const Workspace &ws, const QDate &today,
-                                                       api::Format format)
+                                                       const IngressFacts &facts)
 {
+    const api::Format format = facts.format;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(rawBody, &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -109,7 +184,9 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         return badRequest(QStringLiteral("'models' must be an array of model ids."), {}, "models");
     const QJsonArray models = modelsValue.toArray();
 
-    if (modelValue.isString() && !modelValue.toString().isEmpty())
+    if (!facts.pathModel.isEmpty())
+        request.primaryModel = facts.pathModel;
+    else if (modelValue.isString() && !modelValue.toString().isEmpty())
         request.primaryModel = modelValue.toString();
     else if (!modelValue.isUndefined() && !modelValue.isNull() && !modelValue.isString())
         return badRequest(QStringLiteral("'model' must be a string."), {}, "model");
@@ -120,14 +197,17 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     else
         return badRequest(QStringLiteral("'model' is required."), {}, "model");
 
-    const QJsonValue messages = request.body.value("messages");
-    if (!messages.isArray() || messages.toArray().isEmpty())
-        return badRequest(QStringLiteral("'messages' must be a non-empty array."), {}, "messages");
+    if (std::optional<ErrorReply> invalid = checkTurns(request.body, format))
+        return *invalid;
 
     const QJsonValue stream = request.body.value("stream");
-    if (!stream.isUndefined() && !stream.isNull() && !stream.isBool())
+    if (facts.pathStream)
+        request.stream = *facts.pathStream;
+    else if (!stream.isUndefined() && !stream.isNull() && !stream.isBool())
         return badRequest(QStringLiteral("'stream' must be true or false."), {}, "stream");
-    request.stream = stream.toBool(false);
+    else
+        request.stream = stream.toBool(false);
+    request.jsonArrayStream = request.stream && facts.jsonArrayStream;
     request.clientWantsUsage = request.body.value("stream_options").toObject().value("include_usage").toBool(false);
     request.user = request.body.value("user").toString();
     for (auto it = request.body.constBegin(); it != request.body.constEnd(); ++it)
@@ -157,7 +237,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     }
 
     // Step 3 for the primary: a model that cannot serve the request is the client's error.
-    const Needs needs = needsOf(request.body);
+    const Needs needs = needsOf(request.turns());
     const config::VirtualModel *virtualPrimary = ws.findVirtualModel(primary);
     const QString realPrimary = virtualPrimary ? virtualPrimary->primary : primary;
     if (const config::Model *model = ws.findModel(realPrimary)) {
@@ -186,6 +266,10 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
         chain.append(*ws.config().defaultModel);
     if (request.chain.isEmpty())
         return ErrorReply{503, QStringLiteral("No model of the request is available."), "model_unavailable", "model", 60};
+    if (format != api::Format::OpenAiChat) {
+        if (std::optional<ErrorReply> invalid = parseCanonical(request))
+            return *invalid;
+    }
     return request;
 }
 

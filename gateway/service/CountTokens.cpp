@@ -149,3 +149,25 @@ void countTokens(const QJsonObject &body, const QByteArray &rawBody, const Works
 }
 
 } // namespace sy::service
+
+namespace sy::service {
+
+qint64 estimateInputTokens(const api::CanonicalRequest &request)
+{
+    qint64 characters = 0;
+    const auto countParts = [&](const QList<api::ContentPart> &parts, const auto &self) -> void {
+        for (const api::ContentPart &part : parts) {
+            characters += part.text.size() + part.argumentsJson.size() + part.toolName.size();
+            self(part.resultParts, self);
+        }
+    };
+    countParts(request.system, countParts);
+    for (const api::Message &message : request.messages)
+        countParts(message.parts, countParts);
+    for (const api::Tool &tool : request.tools)
+        characters += tool.name.size() + tool.description.size()
+            + QJsonDocument(tool.inputSchema).toJson(QJsonDocument::Compact).size();
+    return std::max<qint64>(1, (characters + 3) / 4);
+}
+
+} // namespace sy::service

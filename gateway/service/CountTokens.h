@@ -6,6 +6,7 @@
 // header `x-switchyard-token-count: upstream | estimate`.
 //
 // Thread: the gateway thread.
+#include "api/Canonical.h"
 #include "http/ResponseSink.h"
 #include "service/OutageInjector.h"
 #include "service/Workspace.h"
@@ -18,6 +19,8 @@ namespace sy::service {
 
 // The estimate for a Messages body (already a JSON object).
 qint64 estimateInputTokens(const QJsonObject &body);
+// The same estimate for a request in canonical form (Gemini's countTokens).
+qint64 estimateInputTokens(const api::CanonicalRequest &request);
 
 // Answers the request on `sink` (200 with {"input_tokens": N}, or an error in Anthropic's shape)
 // and calls `finished(status)` once. `body` has been checked to be a JSON object with a model the

@@ -9,6 +9,8 @@
 #include "service/ExchangeMoney.h"
 #include "service/AdminApi.h"
 #include "service/IngressRoutes.h"
+#include "service/ModelList.h"
+#include "api/responses/ResponseIds.h"
 #include "billing/Pricing.h"
 #include "service/PrometheusExporter.h"
 #include "upstream/CurlUpstreamClient.h"
@@ -34,12 +36,34 @@ http::FrontOptions frontOptions(const config::Config &config)
     return options;
 }
 
-QByteArray bearerSecret(const http::HttpRequest &request)
+// The key as each client family sends it (SPEC §2): Bearer for all; x-api-key (Anthropic);
+// x-goog-api-key, and ?key= on Gemini routes only (a key in a URL is a Gemini habit, not one to
+// invite elsewhere).
+QByteArray clientSecret(const http::HttpRequest &request, api::Format format)
 {
     const QByteArray authorization = request.header("authorization");
     if (authorization.startsWith("Bearer ") || authorization.startsWith("bearer "))
         return authorization.mid(7).trimmed();
-    return request.header("x-api-key").trimmed();
+    if (QByteArray key = request.header("x-api-key").trimmed(); !key.isEmpty())
+        return key;
+    if (QByteArray key = request.header("x-goog-api-key").trimmed(); !key.isEmpty())
+        return key;
+    if (format == api::Format::Gemini)
+        return request.query.queryItemValue(QStringLiteral("key"), QUrl::FullyDecoded).toUtf8().trimmed();
+    return {};
+}
+
+QString missingKeyMessage(api::Format format)
+{
+    switch (format) {
+    case api::Format::Anthropic:
+        return QStringLiteral("Missing API key: send it as 'x-api-key: <key>' or 'Authorization: Bearer <key>'.");
+    case api::Format::Gemini:
+        return QStringLiteral("Missing API key: send it as 'x-goog-api-key: <key>', as '?key=<key>' or as 'Authorization: Bearer <key>'.");
+    case api::Format::OpenAiChat:
+    case api::Format::OpenAiResponses: break;
+    }
+    return QStringLiteral("Missing API key: send it as 'Authorization: Bearer <key>'.");
 }
 
 } // namespace
@@ -55,8 +79,10 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
                                                  ? std::optional(billing::fromCurrency(*m_workspace->config().balance))
                                                  : std::nullopt))
     , m_log(std::make_unique<RequestLog>())
+    , m_responses(std::make_unique<ResponseStore>())
 {
     m_injector = std::make_unique<OutageInjector>(*m_upstream);
+    m_responses->setRetention(m_workspace->config().settings.logRetentionDays, m_workspace->config().settings.logRetentionCount);
     m_admission = std::make_unique<AdmissionGate>(*m_state, m_clock);
     applyCapacities();
     QByteArray adminToken = m_workspace->config().adminToken.toUtf8();
@@ -114,6 +140,7 @@ void GatewayService::replaceWorkspace(config::Config config)
 {
     m_workspace = std::make_shared<const Workspace>(std::move(config));
     applyCapacities();
+    m_responses->setRetention(m_workspace->config().settings.logRetentionDays, m_workspace->config().settings.logRetentionCount);
     if (m_front)
         m_front->setMaxBodyBytes(m_workspace->config().settings.maxBodyBytes);
 }
@@ -140,32 +167,38 @@ void GatewayService::registerRoutes()
     using namespace std::placeholders;
     m_front->route("GET", "/health", std::bind(&GatewayService::handleHealth, this, _1, _2));
     m_front->route("POST", "/v1/chat/completions", [this](http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink) {
-        handleChat(api::Format::OpenAiChat, "chat.completions", std::move(request), std::move(sink));
+        handleChat({api::Format::OpenAiChat}, "chat.completions", std::move(request), std::move(sink));
     });
     m_front->route("POST", "/v1/messages", [this](http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink) {
-        handleChat(api::Format::Anthropic, "messages", std::move(request), std::move(sink));
+        handleChat({api::Format::Anthropic}, "messages", std::move(request), std::move(sink));
     });
+    m_front->route("POST", "/v1/responses", [this](http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink) {
+        handleChat({api::Format::OpenAiResponses}, "responses", std::move(request), std::move(sink));
+    });
+    m_front->routePrefix("POST", "/v1beta/models/", std::bind(&GatewayService::handleGeminiModelCall, this, _1, _2));
+    m_front->route("GET", "/v1beta/models", std::bind(&GatewayService::handleGeminiModels, this, _1, _2));
+    m_front->routePrefix("GET", "/v1beta/models/", std::bind(&GatewayService::handleGeminiModels, this, _1, _2));
     m_front->route("POST", "/v1/messages/count_tokens", std::bind(&GatewayService::handleCountTokens, this, _1, _2));
     m_front->route("GET", "/v1/models", std::bind(&GatewayService::handleModels, this, _1, _2));
     m_front->route("GET", "/metrics", [this](http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink) {
         // Loopback only by default, like everything else; no key, so a local Prometheus can scrape it.
         sink->respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, renderPrometheus(*this));
     });
-    for (const char *method : {"GET", "POST", "PUT", "PATCH", "DELETE"})
+    for (const char *method : {"GET", "POST", "PUT", "PATCH", "DELETE"}) {
         m_front->routePrefix(method, "/v1/", std::bind(&GatewayService::handleUnknownV1, this, _1, _2));
+        m_front->routePrefix(method, "/v1beta/", std::bind(&GatewayService::handleUnknownV1, this, _1, _2));
+    }
 }
 
 const config::Key *GatewayService::authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
                                                 const QByteArray &requestId, const Workspace &workspace,
                                                 api::Format format)
 {
-    const QByteArray secret = bearerSecret(request);
+    const QByteArray secret = clientSecret(request, format);
     const config::Key *key = workspace.findKeyBySecret(secret);
     if (key && key->enabled)
         return key;
-    const QString message = secret.isEmpty()
-        ? (format == api::Format::Anthropic ? QStringLiteral("Missing API key: send it as 'x-api-key: <key>' or 'Authorization: Bearer <key>'.")
-                                            : QStringLiteral("Missing API key: send it as 'Authorization: Bearer <key>'."))
+    const QString message = secret.isEmpty() ? missingKeyMessage(format)
         : key ? QStringLiteral("This API key is disabled.") : QStringLiteral("Invalid API key.");
     sendErrorReply(sink, requestId, ErrorReply{401, message, secret.isEmpty() ? "missing_api_key" : "invalid_api_key"}, format);
     return nullptr;
@@ -197,9 +230,10 @@ std::optional<GatewayService::KeyedRequest> GatewayService::beginKeyedRequest(co
     return begun;
 }
 
-void GatewayService::handleChat(api::Format format, const char *endpoint, http::HttpRequest &&request,
+void GatewayService::handleChat(const IngressFacts &facts, const char *endpoint, http::HttpRequest &&request,
                                 std::shared_ptr<http::ResponseSink> sink)
 {
+    const api::Format format = facts.format;
     std::optional<KeyedRequest> begun = beginKeyedRequest(endpoint, request, *sink, format);
     if (!begun)
         return;
@@ -213,7 +247,7 @@ void GatewayService::handleChat(api::Format format, const char *endpoint, http::
     if (const std::optional<ErrorReply> refusal = breakerRefusal(*m_state, key->name))
         return refuse(*refusal);
 
-    auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date(), format);
+    auto parsed = parseChatRequest(request.body, *workspace, m_clock.wallNow().date(), facts);
     if (auto *error = std::get_if<ErrorReply>(&parsed))
         return refuse(*error);
     ChatRequest chat = std::get<ChatRequest>(std::move(parsed));
@@ -221,6 +255,11 @@ void GatewayService::handleChat(api::Format format, const char *endpoint, http::
     record.stream = chat.stream;
     if (const std::optional<ErrorReply> invalid = prepareTranslation(chat, *workspace, request))
         return refuse(*invalid);
+    if (format == api::Format::OpenAiResponses) {
+        if (const std::optional<ErrorReply> unknown = continueResponse(chat, *m_responses, key->name,
+                                                                       api::responses::responseIdFor(requestId), m_clock))
+            return refuse(*unknown);
+    }
     if (!key->allowedModels.isEmpty()) {
         // The guardrail covers every model the request could reach, fallbacks included (SPEC §8).
         chat.chain.removeIf([&](const QString &model) { return !key->allowedModels.contains(model); });
@@ -236,7 +275,7 @@ void GatewayService::handleChat(api::Format format, const char *endpoint, http::
     context.arrivedAt = arrivedAt;
     context.simulateFail = parseSimulateFail(request.header("x-simulate-fail"));
     context.conversation = routing::conversationKey(key->name, chat.primaryModel, request.header("x-session-id"),
-                                                    chat.user, chat.body.value("messages").toArray());
+                                                    chat.user, chat.turns());
 
     AdmissionRequest admission;
     admission.token = ++m_admissionTokens;
@@ -342,53 +381,11 @@ void GatewayService::handleModels(http::HttpRequest &&request, std::shared_ptr<h
     if (!begun)
         return;
     auto &[arrivedAt, requestId, record, workspace, key] = *begun;
-
-    const QDate today = m_clock.wallNow().date();
-    QJsonArray data;
-    for (const config::Model &model : workspace->config().models) {
-        if (workspace->modelState(model.id, today) != ModelState::Available)
-            continue;
-        const std::vector<ChannelRoute> routes = workspace->routesFor(model.id);
-        QJsonObject entry{{"id", model.id}, {"object", "model"}, {"created", 0},
-                          {"owned_by", routes.empty() ? QStringLiteral("switchyard") : routes.front().channel->provider}};
-        if (model.contextLength > 0)
-            entry.insert("context_length", model.contextLength);
-        if (!routes.empty()) {
-            // The cheapest way to reach the model is what a client can expect to pay at least.
-            const auto cheapest = std::min_element(routes.begin(), routes.end(), [](const ChannelRoute &a, const ChannelRoute &b) {
-                return a.model->price.prompt + a.model->price.completion < b.model->price.prompt + b.model->price.completion;
-            });
-            entry.insert("pricing", QJsonObject{{"prompt", cheapest->model->price.prompt},
-                                                {"completion", cheapest->model->price.completion},
-                                                {"unit", "per 1M tokens"},
-                                                {"currency", workspace->config().currency}});
-        }
-        if (model.deprecated)
-            entry.insert("deprecated", model.deprecated->toString(Qt::ISODate));
-        data.append(entry);
-    }
-    for (const config::VirtualModel &vm : workspace->config().virtualModels)
-        data.append(QJsonObject{{"id", vm.id}, {"object", "model"}, {"created", 0}, {"owned_by", "switchyard"}});
     // Anthropic clients (they send anthropic-version, and their key as x-api-key) get the list in
-    // the shape of Anthropic's GET /v1/models; the pricing and deprecation members stay.
+    // the shape of Anthropic's GET /v1/models.
     const bool anthropicClient = !request.header("anthropic-version").isEmpty() || !request.header("x-api-key").isEmpty();
-    QJsonObject list{{"object", "list"}, {"data", data}};
-    if (anthropicClient) {
-        QJsonArray models;
-        for (const QJsonValue &value : std::as_const(data)) {
-            QJsonObject entry = value.toObject();
-            entry.remove("object");
-            entry.remove("created");
-            entry.remove("owned_by");
-            entry.insert("type", "model");
-            entry.insert("display_name", entry.value("id"));
-            entry.insert("created_at", "1970-01-01T00:00:00Z");
-            models.append(entry);
-        }
-        list = {{"data", models}, {"has_more", false},
-                {"first_id", models.isEmpty() ? QJsonValue(QJsonValue::Null) : models.first().toObject().value("id")},
-                {"last_id", models.isEmpty() ? QJsonValue(QJsonValue::Null) : models.last().toObject().value("id")}};
-    }
+    const QJsonObject list = modelList(*workspace, *key, m_clock.wallNow().date(),
+                                       anthropicClient ? ModelListShape::Anthropic : ModelListShape::OpenAi);
     sink->respond(200, {{"Content-Type", "application/json"}, {"x-request-id", requestId}},
                   QJsonDocument(list).toJson(QJsonDocument::Compact));
     finishRecord(std::move(record), 200, arrivedAt);
@@ -414,7 +411,8 @@ void GatewayService::handleUnknownV1(http::HttpRequest &&request, std::shared_pt
     auto &[arrivedAt, requestId, record, workspace, key] = *begun;
     // A known endpoint asked with the wrong method is a 405, not an unknown route.
     static const QSet<QByteArray> knownPaths{"/v1/chat/completions", "/v1/models", "/v1/messages",
-                                             "/v1/messages/count_tokens"};
+                                             "/v1/messages/count_tokens", "/v1/responses", "/v1/embeddings",
+                                             "/v1beta/models"};
     const bool known = knownPaths.contains(request.path);
     const ErrorReply reply{known ? 405 : 404,
                            known ? QStringLiteral("Method %1 is not allowed on %2.").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path))

@@ -11,6 +11,7 @@
 #include "service/ChatRequest.h"
 #include "service/OutageInjector.h"
 #include "service/RequestLog.h"
+#include "service/ResponseStore.h"
 #include "storage/Store.h"
 #include "service/GatewayState.h"
 #include "service/Workspace.h"
@@ -83,9 +84,14 @@ private:
     // The key of an authenticated request, or nullptr after answering 401.
     const config::Key *authenticate(const http::HttpRequest &request, http::ResponseSink &sink,
                                     const QByteArray &requestId, const Workspace &workspace, api::Format format);
-    // Every chat-shaped endpoint: Chat Completions, Anthropic Messages.
-    void handleChat(api::Format format, const char *endpoint, http::HttpRequest &&request,
+    // Every chat-shaped endpoint: Chat Completions, Anthropic Messages, Responses, Gemini.
+    void handleChat(const IngressFacts &facts, const char *endpoint, http::HttpRequest &&request,
                     std::shared_ptr<http::ResponseSink> sink);
+    // POST /v1beta/models/{model}:{method} (GatewayGeminiRoutes.cpp).
+    void handleGeminiModelCall(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    void handleGeminiCountTokens(const QString &model, http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    // GET /v1beta/models and /v1beta/models/{model}.
+    void handleGeminiModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleCountTokens(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
@@ -115,6 +121,7 @@ private:
     std::unique_ptr<OutageInjector> m_injector;
     std::unique_ptr<AdmissionGate> m_admission;
     std::unique_ptr<AdminApi> m_admin;
+    std::unique_ptr<ResponseStore> m_responses;
     QByteArray m_generatedAdminToken;
     storage::Store *m_store = nullptr;
     quint64 m_admissionTokens = 0;

@@ -26,7 +26,23 @@ api::Format formatForPath(QByteArrayView path)
 {
     if (path == "/v1/messages" || path.startsWith("/v1/messages/"))
         return api::Format::Anthropic;
+    if (path == "/v1/responses" || path.startsWith("/v1/responses/"))
+        return api::Format::OpenAiResponses;
+    if (path == "/v1beta" || path.startsWith("/v1beta/"))
+        return api::Format::Gemini;
     return api::Format::OpenAiChat;
+}
+
+std::optional<GeminiTarget> geminiTarget(QByteArrayView path)
+{
+    constexpr QByteArrayView prefix = "/v1beta/models/";
+    if (!path.startsWith(prefix))
+        return std::nullopt;
+    const QByteArrayView rest = path.sliced(prefix.size());
+    const qsizetype colon = rest.lastIndexOf(':');
+    if (colon <= 0 || colon == rest.size() - 1)
+        return std::nullopt;
+    return GeminiTarget{QString::fromUtf8(rest.first(colon)), rest.sliced(colon + 1).toByteArray()};
 }
 
 std::optional<ErrorReply> prepareTranslation(ChatRequest &chat, const Workspace &workspace, const http::HttpRequest &request)
@@ -37,8 +53,8 @@ std::optional<ErrorReply> prepareTranslation(ChatRequest &chat, const Workspace 
                 chat.forwardHeaders.append({name, value});
         }
     }
-    const bool validates = chat.format != api::Format::OpenAiChat;
-    if (!validates && !chainNeedsTranslation(chat, workspace))
+    // Other formats were validated into canonical form by parseChatRequest.
+    if (chat.format != api::Format::OpenAiChat || chat.canonical || !chainNeedsTranslation(chat, workspace))
         return std::nullopt;
     const api::IngressCodec *codec = api::ingressCodec(chat.format);
     if (!codec)
