@@ -6,10 +6,9 @@
 // SWITCHYARD_GATEWAY naming the switchyard-gateway binary.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import Anthropic from "@anthropic-ai/sdk";
+import { simControl as simCall, startGateway } from "./gateway.mjs";
 
-const gatewayBinary = process.env.SWITCHYARD_GATEWAY;
 const MODEL = "deepseek/deepseek-v4-flash";
 const ANTHROPIC_CHANNEL = { only: ["anthropic-sim"] };
 const OPENAI_CHANNEL = { only: ["deepseek"] };
@@ -20,30 +19,7 @@ let adminToken;
 let demoKey;
 const RELIABLE_ANTHROPIC_SIM = { provider: "anthropic-sim", output_tokens: 24 };
 
-// Starts the gateway on a free port and reads its URL, admin token, simulator URL and demo key
-// from stdout (bounded wait).
-function startGateway() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(gatewayBinary, ["--demo", "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${out}`)), 20000);
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const url = out.match(/listening on (http:\/\/\S+)/);
-      const admin = out.match(/admin token[^:]*: (\S+)/);
-      const sim = out.match(/simulated providers at (http:\/\/\S+)/);
-      const key = out.match(/demo key: (\S+)/);
-      if (url && admin && sim && key) {
-        clearTimeout(timer);
-        resolve({ child, url: url[1], admin: admin[1], sim: sim[1], key: key[1] });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`gateway exited with ${code}: ${out}`)));
-  });
-}
-
 before(async () => {
-  assert.ok(gatewayBinary, "SWITCHYARD_GATEWAY must name the switchyard-gateway binary");
   const started = await startGateway();
   gateway = started.child;
   gatewayURL = started.url;
@@ -66,11 +42,7 @@ const hello = (extra = {}) => ({
   ...extra,
 });
 
-async function simControl(method, path, body) {
-  const response = await fetch(`${simURL}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
-  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
-  return response.json();
-}
+const simControl = (method, path, body) => simCall(simURL, method, path, body);
 
 for (const [name, provider, channel] of [
   ["anthropic", ANTHROPIC_CHANNEL, "anthropic-sim"],

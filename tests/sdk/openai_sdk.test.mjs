@@ -3,35 +3,14 @@
 // own exception types. Run by CTest: node --test openai_sdk.test.mjs <path to switchyard-gateway>
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import OpenAI from "openai";
+import { startGateway } from "./gateway.mjs";
 
-const gatewayBinary = process.env.SWITCHYARD_GATEWAY;
 let gateway;
 let baseURL;
 let demoKey;
 
-// Starts the gateway on a free port and reads its URL and demo key from stdout (bounded wait).
-function startGateway() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(gatewayBinary, ["--demo", "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${out}`)), 20000);
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const url = out.match(/listening on (http:\/\/\S+)/);
-      const key = out.match(/demo key: (\S+)/);
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ child, url: url[1], key: key[1] });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`gateway exited with ${code}: ${out}`)));
-  });
-}
-
 before(async () => {
-  assert.ok(gatewayBinary, "SWITCHYARD_GATEWAY must name the switchyard-gateway binary");
   const started = await startGateway();
   gateway = started.child;
   baseURL = `${started.url}/v1`;
