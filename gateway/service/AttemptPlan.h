@@ -7,7 +7,9 @@
 #include "service/GatewayState.h"
 #include "service/Workspace.h"
 
+#include <QPair>
 #include <QSet>
+#include <optional>
 #include <vector>
 
 namespace sy::service {
@@ -34,5 +36,28 @@ QSet<QString> parseSimulateFail(const QByteArray &header);
 
 AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request, GatewayState &routing,
                          const QSet<QString> &simulateFail, const QString &stickyChannelId);
+// The same from a selection request already made (routes that are not chat, e.g. embeddings).
+AttemptPlan planAttempts(const Workspace &workspace, const routing::SelectionRequest &selectionRequest,
+                         GatewayState &routing, const QSet<QString> &simulateFail);
+
+// Why a planned attempt that never reaches the upstream is passed over, for the route trace:
+// {status, reason} of SPEC §6 (`simulated_fail`, `skipped`); nullopt for an Upstream attempt.
+// `now` dates a rate-limited credential's remaining wait.
+std::optional<QPair<QString, QString>> plannedSkip(const PlannedAttempt &attempt, Clock::TimePoint now);
+
+// The channel capacity side of an attempt loop (SPEC §8), over `used` (per planned attempt:
+// tried or skipped already). Gateway thread.
+struct TakenSlot {
+    size_t index = 0;                            // the attempt that may run now
+    limits::CapacityQueue::Slot slot;
+};
+// Attempt `index` when its channel has room, else the next unused upstream attempt of the same
+// model whose channel has room; nullopt when all of them are full.
+std::optional<TakenSlot> takeChannelWithRoom(const AttemptPlan &plan, const std::vector<bool> &used, size_t index,
+                                             limits::CapacityQueue &capacity);
+// The channels of `modelId`'s unused upstream attempts, once each: where a request waits when all are full.
+QStringList channelsToWaitAt(const AttemptPlan &plan, const std::vector<bool> &used, const QString &modelId);
+// The first unused upstream attempt on `channelId` (the channel whose slot the wait was granted).
+std::optional<size_t> attemptOnChannel(const AttemptPlan &plan, const std::vector<bool> &used, const QString &channelId);
 
 } // namespace sy::service

@@ -1,6 +1,7 @@
 #include "service/ChatExchange.h"
 
 #include "core/SecretRedaction.h"
+#include "service/AttemptReplies.h"
 #include "service/ErrorReply.h"
 
 #include <QJsonArray>
@@ -97,38 +98,21 @@ void ChatExchange::tryNext()
         const PlannedAttempt &attempt = m_plan.attempts[i];
         m_current = &attempt;
         m_retriedCurrent = false;
-        switch (attempt.kind) {
-        case PlannedAttempt::Kind::SimulatedFail:
-            // SPEC §7: marked failed without contacting the upstream, without charge or health effect.
+        if (const auto skip = plannedSkip(attempt, m_clock.now())) {
             m_used[i] = true;
-            addTrace(QStringLiteral("simulated_fail"), std::nullopt, QStringLiteral("X-Simulate-Fail"));
-            continue;
-        case PlannedAttempt::Kind::RateLimitedSkip: {
-            m_used[i] = true;
-            const auto wait = std::chrono::duration_cast<std::chrono::seconds>(attempt.rateLimitedUntil - m_clock.now());
-            addTrace(QStringLiteral("skipped"), std::nullopt,
-                     QStringLiteral("credential %1 rate limited by the upstream for %2 s more")
-                         .arg(attempt.credential + 1).arg(std::max<qint64>(1, wait.count())));
+            addTrace(skip->first, std::nullopt, skip->second);
             continue;
         }
-        case PlannedAttempt::Kind::CredentialUnavailable:
+        // An upstream attempt.
+        if (m_money.refusesPaidFallback(*m_workspace, m_request.chain.value(0), attempt.modelId)) {
             m_used[i] = true;
-            addTrace(QStringLiteral("skipped"), std::nullopt,
-                     QStringLiteral("credential %1 is not available: the OS keychain did not return it "
-                                    "(locked, or the entry was removed); enter it again in the channel")
-                         .arg(attempt.credential + 1));
+            addTrace(QStringLiteral("insufficient_balance"), std::nullopt,
+                     QStringLiteral("the balance is used up: a free model's paid fallback cannot run"));
             continue;
-        case PlannedAttempt::Kind::Upstream:
-            if (m_money.refusesPaidFallback(*m_workspace, m_request.chain.value(0), attempt.modelId)) {
-                m_used[i] = true;
-                addTrace(QStringLiteral("insufficient_balance"), std::nullopt,
-                         QStringLiteral("the balance is used up: a free model's paid fallback cannot run"));
-                continue;
-            }
-            if (!startWithCapacity(i))
-                queueForCapacity(attempt.modelId);
-            return;
         }
+        if (!startWithCapacity(i))
+            queueForCapacity(attempt.modelId);
+        return;
     }
     replyAllFailed();
 }
@@ -278,20 +262,8 @@ void ChatExchange::handleStreamEvent(const api::SseEvent &event)
 
 http::HeaderList ChatExchange::traceHeaders() const
 {
-    http::HeaderList headers{
-        {"x-request-id", m_context.requestId},
-        {"X-TsarRouter-Provider", m_workspace->channelLabel(*m_current->channel).toUtf8()},
-        {"X-TsarRouter-Model", m_current->modelId.toUtf8()},
-        {"X-TsarRouter-Attempts", m_trace.toHeaderValue()},
-    };
-    const auto queued = m_capacity ? m_capacity->queued() : std::chrono::milliseconds(0);
-    if (queued.count() > 0)
-        headers.emplaceBack("x-lovely-queued-ms", QByteArray::number(qint64(queued.count())));
-    if (const config::Model *model = m_workspace->findModel(m_current->modelId); model && model->deprecated) {
-        headers.emplaceBack("X-Model-Deprecated", "true");
-        headers.emplaceBack("Sunset", model->deprecated->toString(Qt::ISODate).toLatin1());
-    }
-    return headers;
+    return answerHeaders(*m_workspace, m_context.requestId, *m_current, m_trace,
+                         m_capacity ? m_capacity->queued() : std::chrono::milliseconds(0));
 }
 
 void ChatExchange::commitStream()

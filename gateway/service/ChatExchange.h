@@ -20,6 +20,7 @@
 #include "service/AttemptTrace.h"
 #include "service/CapacityWait.h"
 #include "service/ChatRequest.h"
+#include "service/ExchangeContext.h"
 #include "service/ExchangeMoney.h"
 #include "service/GatewayState.h"
 #include "service/OutageInjector.h"
@@ -34,15 +35,6 @@
 #include <memory>
 
 namespace sy::service {
-
-// What the service knows about the request beyond its body.
-struct ExchangeContext {
-    QByteArray requestId;
-    RequestRecord record;              // filled in so far by the service (id, key, timings of auth)
-    Clock::TimePoint arrivedAt{};
-    QSet<QString> simulateFail;        // X-Simulate-Fail
-    QByteArray conversation;           // sticky conversation key
-};
 
 class ChatExchange : public QObject, private upstream::StreamHandler {
     Q_OBJECT

@@ -12,34 +12,22 @@ namespace sy::service {
 
 bool ChatExchange::startWithCapacity(size_t index)
 {
-    const PlannedAttempt &attempt = m_plan.attempts[index];
     // The chosen channel first; when it is full, any other channel of the same model with room.
-    for (size_t i = index; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &candidate = m_plan.attempts[i];
-        if (m_used[i] || candidate.kind != PlannedAttempt::Kind::Upstream || candidate.modelId != attempt.modelId)
-            continue;
-        if (auto slot = m_state.capacity.tryAcquire(candidate.channel->id)) {
-            m_used[i] = true;
-            m_slot = std::move(slot);
-            ++m_upstreamAttempts;
-            sendAttempt(candidate);
-            return true;
-        }
-    }
-    return false;
+    std::optional<TakenSlot> taken = takeChannelWithRoom(m_plan, m_used, index, m_state.capacity);
+    if (!taken)
+        return false;
+    m_used[taken->index] = true;
+    m_slot = std::move(taken->slot);
+    ++m_upstreamAttempts;
+    sendAttempt(m_plan.attempts[taken->index]);
+    return true;
 }
 
 void ChatExchange::queueForCapacity(const QString &modelId)
 {
-    QStringList channels;
-    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &a = m_plan.attempts[i];
-        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.modelId == modelId && !channels.contains(a.channel->id))
-            channels.append(a.channel->id);
-    }
     if (!m_capacity)
         m_capacity = std::make_unique<CapacityWait>(m_state.capacity, m_clock);
-    m_capacity->wait(channels, std::chrono::seconds(m_workspace->config().settings.capacityWaitS),
+    m_capacity->wait(channelsToWaitAt(m_plan, m_used, modelId), std::chrono::seconds(m_workspace->config().settings.capacityWaitS),
                      [this](limits::CapacityQueue::Slot slot) { onCapacityGranted(std::move(slot)); },
                      [this] { onCapacityTimeout(); });
 }
@@ -50,17 +38,15 @@ void ChatExchange::onCapacityGranted(limits::CapacityQueue::Slot slot)
         slot.release();
         return;
     }
-    for (size_t i = 0; i < m_plan.attempts.size(); ++i) {
-        const PlannedAttempt &a = m_plan.attempts[i];
-        if (!m_used[i] && a.kind == PlannedAttempt::Kind::Upstream && a.channel->id == slot.channelId()) {
-            m_used[i] = true;
-            m_current = &a;
-            m_retriedCurrent = false;
-            m_slot.emplace(std::move(slot));
-            ++m_upstreamAttempts;
-            sendAttempt(a);
-            return;
-        }
+    if (const std::optional<size_t> i = attemptOnChannel(m_plan, m_used, slot.channelId())) {
+        const PlannedAttempt &a = m_plan.attempts[*i];
+        m_used[*i] = true;
+        m_current = &a;
+        m_retriedCurrent = false;
+        m_slot.emplace(std::move(slot));
+        ++m_upstreamAttempts;
+        sendAttempt(a);
+        return;
     }
     slot.release();
     tryNext();

@@ -3,10 +3,9 @@
 #include "service/ChatExchange.h"
 
 #include "core/SecretRedaction.h"
+#include "service/AttemptReplies.h"
 #include "service/ErrorReply.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 
 namespace sy::service {
 
@@ -45,38 +44,7 @@ void ChatExchange::replyAllFailed()
                         m_clientErrorBody);
         return done(m_clientErrorStatus);
     }
-    // SPEC §3.6: nothing was tried because every credential is rate limited upstream.
-    if (m_upstreamAttempts == 0) {
-        std::optional<Clock::TimePoint> earliest;
-        bool onlyRateLimited = !m_plan.attempts.empty();
-        for (const PlannedAttempt &attempt : m_plan.attempts) {
-            if (attempt.kind != PlannedAttempt::Kind::RateLimitedSkip) {
-                onlyRateLimited = false;
-                break;
-            }
-            earliest = earliest ? std::min(*earliest, attempt.rateLimitedUntil) : attempt.rateLimitedUntil;
-        }
-        if (onlyRateLimited) {
-            const auto wait = std::chrono::duration_cast<std::chrono::seconds>(*earliest - m_clock.now()).count() + 1;
-            ErrorReply reply{429, QStringLiteral("all upstream credentials for this model are rate limited"),
-                             "upstream_rate_limited", {}, int(std::max<qint64>(1, wait))};
-            reply.metadata.insert("attempts", m_trace.toJson());
-            return replyError(reply);
-        }
-    }
-    const QString message = m_request.chain.size() == 1
-        ? QStringLiteral("All providers failed for model %1").arg(m_request.chain.first())
-        : QStringLiteral("All providers failed for model chain [%1]").arg(m_request.chain.join(", "));
-    ErrorReply reply{502, message, "all_providers_failed"};
-    reply.metadata.insert("attempts", m_trace.toJson());
-    if (!m_plan.selection.filtered.empty()) {
-        // Why channels were never tried: a `provider` filter that excludes everything is a common cause.
-        QJsonArray filtered;
-        for (const routing::FilteredChannel &f : m_plan.selection.filtered)
-            filtered.append(QJsonObject{{"channel", f.channelId}, {"model", f.modelId}, {"reason", f.reason}});
-        reply.metadata.insert("filtered", filtered);
-    }
-    replyError(reply);
+    replyError(allFailedReply(m_request.chain, m_plan, m_trace, m_upstreamAttempts, m_clock.now()));
 }
 
 } // namespace sy::service

@@ -4,6 +4,7 @@
 #include "core/RequestId.h"
 #include "service/ChatExchange.h"
 #include "service/ChatRequest.h"
+#include "service/EmbeddingsExchange.h"
 #include "service/CountTokens.h"
 #include "service/ErrorReply.h"
 #include "service/ExchangeMoney.h"
@@ -107,6 +108,7 @@ GatewayService::~GatewayService()
 {
     // Exchanges in flight use the upstream client and the routing state: they go first.
     qDeleteAll(findChildren<ChatExchange *>(QString(), Qt::FindDirectChildrenOnly));
+    qDeleteAll(findChildren<EmbeddingsExchange *>(QString(), Qt::FindDirectChildrenOnly));
     m_admin.reset();
     m_admission.reset();
     m_injector.reset();
@@ -178,6 +180,7 @@ void GatewayService::registerRoutes()
     m_front->routePrefix("POST", "/v1beta/models/", std::bind(&GatewayService::handleGeminiModelCall, this, _1, _2));
     m_front->route("GET", "/v1beta/models", std::bind(&GatewayService::handleGeminiModels, this, _1, _2));
     m_front->routePrefix("GET", "/v1beta/models/", std::bind(&GatewayService::handleGeminiModels, this, _1, _2));
+    m_front->route("POST", "/v1/embeddings", std::bind(&GatewayService::handleEmbeddings, this, _1, _2));
     m_front->route("POST", "/v1/messages/count_tokens", std::bind(&GatewayService::handleCountTokens, this, _1, _2));
     m_front->route("GET", "/v1/models", std::bind(&GatewayService::handleModels, this, _1, _2));
     m_front->route("GET", "/metrics", [this](http::HttpRequest &&, std::shared_ptr<http::ResponseSink> sink) {

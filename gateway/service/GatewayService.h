@@ -92,6 +92,8 @@ private:
     void handleGeminiCountTokens(const QString &model, http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     // GET /v1beta/models and /v1beta/models/{model}.
     void handleGeminiModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
+    // POST /v1/embeddings (GatewayEmbeddingsRoute.cpp).
+    void handleEmbeddings(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleCountTokens(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleModels(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void handleHealth(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
