@@ -28,7 +28,7 @@ AttemptPlan planAttempts(const Workspace &workspace, const ChatRequest &request,
     selectionRequest.admitPriority = request.admitPriority;
     selectionRequest.admitFlex = request.admitFlex;
     selectionRequest.stickyChannelId = stickyChannelId;
-    plan.selection = routing.selector.select(workspace.config().channels, selectionRequest);
+    plan.selection = routing.selector.select(workspace.config().channels, workspace.routeTable(), selectionRequest);
 
     for (const routing::Candidate &candidate : plan.selection.ordered) {
         PlannedAttempt base;
