@@ -1,6 +1,11 @@
 #include "boot/GatewayBoot.h"
 
+#include "core/FileLimit.h"
 #include "service/StartFailure.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcBoot, "switchyard.boot")
 
 namespace sy::boot {
 
@@ -69,6 +74,24 @@ bool GatewayBoot::openDatabase(QString &error)
 
 bool GatewayBoot::startService(QString &error)
 {
+    // Ten thousand streams need twenty thousand descriptors: take what the process may have,
+    // and say so when the configuration asks for more.
+    quint64 concurrency = 0;
+    for (const config::Channel &channel : m_config.channels) {
+        if (!channel.enabled)
+            continue;
+        if (channel.maxConcurrent <= 0) {
+            concurrency = 0;  // one unlimited channel: no configured bound
+            break;
+        }
+        concurrency += quint64(channel.maxConcurrent);
+    }
+    const FileLimitReport files = describeFileLimit(raiseOpenFileLimit(), concurrency);
+    if (files.tooLow)
+        qCWarning(lcBoot).noquote() << files.text;
+    else
+        qCInfo(lcBoot).noquote() << files.text;
+
     m_gateway = std::make_unique<service::GatewayService>(std::move(m_config), m_clock);
     if (m_store)
         m_store->attach(*m_gateway);

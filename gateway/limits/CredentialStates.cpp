@@ -11,46 +11,57 @@ CredentialStates::CredentialStates(const Clock &clock, std::chrono::seconds demo
 {
 }
 
-QString CredentialStates::keyOf(const QString &channelId, int credential)
+const CredentialStates::State *CredentialStates::find(const QString &channelId, int credential) const
 {
-    return channelId + QLatin1Char('#') + QString::number(credential);
+    if (m_states.isEmpty())
+        return nullptr;
+    const auto it = m_states.constFind(Key{channelId, credential});
+    return it == m_states.cend() ? nullptr : &it.value();
 }
 
 void CredentialStates::markRateLimited(const QString &channelId, int credential, std::chrono::milliseconds retryAfter)
 {
-    m_states[keyOf(channelId, credential)].rateLimitedUntil = m_clock.now() + retryAfter;
+    m_states[Key{channelId, credential}].rateLimitedUntil = m_clock.now() + retryAfter;
 }
 
 void CredentialStates::markDemoted(const QString &channelId, int credential)
 {
-    m_states[keyOf(channelId, credential)].demotedUntil = m_clock.now() + m_demotion;
+    m_states[Key{channelId, credential}].demotedUntil = m_clock.now() + m_demotion;
 }
 
 void CredentialStates::markSucceeded(const QString &channelId, int credential)
 {
-    m_states.remove(keyOf(channelId, credential));
+    m_states.remove(Key{channelId, credential});
 }
 
 bool CredentialStates::isRateLimited(const QString &channelId, int credential) const
 {
-    const auto it = m_states.constFind(keyOf(channelId, credential));
-    return it != m_states.cend() && m_clock.now() < it->rateLimitedUntil;
+    const State *state = find(channelId, credential);
+    return state && m_clock.now() < state->rateLimitedUntil;
 }
 
 Clock::TimePoint CredentialStates::rateLimitedUntil(const QString &channelId, int credential) const
 {
-    return m_states.value(keyOf(channelId, credential)).rateLimitedUntil;
+    const State *state = find(channelId, credential);
+    return state ? state->rateLimitedUntil : Clock::TimePoint{};
 }
 
 bool CredentialStates::isDemoted(const QString &channelId, int credential) const
 {
-    const auto it = m_states.constFind(keyOf(channelId, credential));
-    return it != m_states.cend() && m_clock.now() < it->demotedUntil;
+    const State *state = find(channelId, credential);
+    return state && m_clock.now() < state->demotedUntil;
 }
 
 std::vector<int> CredentialStates::attemptOrder(const QString &channelId, int count, std::vector<int> *rateLimited) const
 {
     std::vector<int> usable;
+    usable.reserve(size_t(std::max(count, 0)));
+    if (m_states.isEmpty()) {
+        // Nothing learned about any credential: configuration order.
+        for (int i = 0; i < count; ++i)
+            usable.push_back(i);
+        return usable;
+    }
     std::vector<int> demoted;
     for (int i = 0; i < count; ++i) {
         if (isRateLimited(channelId, i)) {

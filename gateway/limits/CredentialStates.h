@@ -41,11 +41,20 @@ private:
         Clock::TimePoint rateLimitedUntil{};
         Clock::TimePoint demotedUntil{};
     };
-    static QString keyOf(const QString &channelId, int credential);
+    // Looked up on every routing decision for every credential of every candidate: a key that
+    // refers to the channel's id instead of building a "channel#n" string (an allocation and a
+    // number format per lookup).
+    struct Key {
+        QString channelId;
+        int credential = 0;
+        friend bool operator==(const Key &, const Key &) = default;
+        friend size_t qHash(const Key &key, size_t seed = 0) { return ::qHash(key.channelId, seed) ^ size_t(key.credential); }
+    };
+    const State *find(const QString &channelId, int credential) const;
 
     const Clock &m_clock;
     std::chrono::seconds m_demotion;
-    QHash<QString, State> m_states;
+    QHash<Key, State> m_states;
 };
 
 } // namespace sy::limits

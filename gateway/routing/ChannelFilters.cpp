@@ -47,27 +47,31 @@ bool anyNameMatches(const config::Channel &channel, const QStringList &names)
                        [&](const QString &name) { return providerNameMatches(channel, name); });
 }
 
-std::optional<QString> tierReason(const config::Channel &channel, const SelectionRequest &request)
+std::optional<QString> tierReason(ChannelTier tier, const SelectionRequest &request)
 {
-    // Any tier other than priority/flex is treated as standard (the configuration validates it).
-    if (channel.tier == QLatin1String("priority") && !request.admitPriority)
+    if (tier == ChannelTier::Priority && !request.admitPriority)
         return QStringLiteral("priority tier is admitted only with :nitro");
-    if (channel.tier == QLatin1String("flex") && !request.admitFlex)
+    if (tier == ChannelTier::Flex && !request.admitFlex)
         return QStringLiteral("flex tier is admitted only with :floor");
     return std::nullopt;
 }
 
-std::optional<QString> maxPriceReason(const config::ChannelModel &served, const ProviderPreferences &prefs)
+// `promptText` / `completionText`: the served prices already formatted (RouteTable), or null to
+// format them here.
+std::optional<QString> maxPriceReason(const config::ChannelModel &served, const ProviderPreferences &prefs,
+                                      const QString *promptText, const QString *completionText)
 {
     if (!prefs.maxPrice)
         return std::nullopt;
     // The limit itself is allowed: only a price strictly above it is dropped.
     if (prefs.maxPriceHasPrompt && served.price.prompt > prefs.maxPrice->prompt)
         return QStringLiteral("prompt price %1 above max_price.prompt %2")
-            .arg(served.price.prompt).arg(prefs.maxPrice->prompt);
+            .arg(promptText ? *promptText : QStringLiteral("%1").arg(served.price.prompt),
+                 QStringLiteral("%1").arg(prefs.maxPrice->prompt));
     if (prefs.maxPriceHasCompletion && served.price.completion > prefs.maxPrice->completion)
         return QStringLiteral("completion price %1 above max_price.completion %2")
-            .arg(served.price.completion).arg(prefs.maxPrice->completion);
+            .arg(completionText ? *completionText : QStringLiteral("%1").arg(served.price.completion),
+                 QStringLiteral("%1").arg(prefs.maxPrice->completion));
     return std::nullopt;
 }
 
@@ -99,15 +103,14 @@ std::optional<QString> parametersReason(const config::Channel &channel, const Se
     return QStringLiteral("does not support %1 (require_parameters)").arg(missing.join(QStringLiteral(", ")));
 }
 
-} // namespace
-
-std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
-                                       const SelectionRequest &request)
+std::optional<QString> rejectionReasonOf(const config::Channel &channel, const config::ChannelModel &served,
+                                         ChannelTier tier, const QString *promptText, const QString *completionText,
+                                         const SelectionRequest &request)
 {
     const ProviderPreferences &prefs = request.preferences;
     if (!channel.enabled)
         return QStringLiteral("channel disabled");
-    if (auto reason = tierReason(channel, request))
+    if (auto reason = tierReason(tier, request))
         return reason;
     // `only` wins over `ignore`: when `only` is given it alone decides, so a channel named in
     // both lists is kept.
@@ -117,7 +120,7 @@ std::optional<QString> rejectionReason(const config::Channel &channel, const con
     } else if (anyNameMatches(channel, prefs.ignore)) {
         return QStringLiteral("ignored by provider.ignore");
     }
-    if (auto reason = maxPriceReason(served, prefs))
+    if (auto reason = maxPriceReason(served, prefs, promptText, completionText))
         return reason;
     if (auto reason = quantizationReason(channel, prefs))
         return reason;
@@ -130,6 +133,21 @@ std::optional<QString> rejectionReason(const config::Channel &channel, const con
     if (prefs.enforceDistillableText && !channel.distillable)
         return QStringLiteral("not distillable (enforce_distillable_text)");
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
+                                       const SelectionRequest &request)
+{
+    return rejectionReasonOf(channel, served, tierOf(channel), nullptr, nullptr, request);
+}
+
+std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
+                                       const Route &route, const SelectionRequest &request)
+{
+    return rejectionReasonOf(channel, served, route.tier, &route.promptPriceText, &route.completionPriceText,
+                             request);
 }
 
 } // namespace sy::routing

@@ -6,6 +6,7 @@
 //
 // Thread: any; pure functions.
 #include "routing/ChannelSelector.h"
+#include "routing/RouteTable.h"
 
 #include <QString>
 #include <optional>
@@ -27,5 +28,9 @@ bool providerNameMatches(const config::Channel &channel, const QString &name);
 // Why `channel` must not serve `served` for this request, or nullopt when it may.
 std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
                                        const SelectionRequest &request);
+// The same for a channel found through a RouteTable (`route` names `channel` and `served`): the
+// same reasons, from the facts the table prepared.
+std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
+                                       const Route &route, const SelectionRequest &request);
 
 } // namespace sy::routing

@@ -25,12 +25,21 @@ QString idsOf(const std::vector<Candidate> &candidates)
 template <class Predicate>
 std::vector<Candidate> moveToEnd(std::vector<Candidate> &group, Predicate shouldMove)
 {
-    std::vector<Candidate> kept;
-    std::vector<Candidate> moved;
-    for (Candidate &candidate : group)
-        (shouldMove(candidate) ? moved : kept).push_back(candidate);
-    group = kept;
-    group.insert(group.end(), moved.begin(), moved.end());
+    // Usually nothing moves: one pass to find the first that does, and no copies until then.
+    std::size_t first = 0;
+    while (first < group.size() && !shouldMove(group[first]))
+        ++first;
+    if (first == group.size())
+        return {};
+    std::vector<Candidate> moved{group[first]};
+    std::size_t kept = first;
+    for (std::size_t i = first + 1; i < group.size(); ++i) {
+        if (shouldMove(group[i]))
+            moved.push_back(group[i]);
+        else
+            group[kept++] = group[i];
+    }
+    std::copy(moved.begin(), moved.end(), group.begin() + std::ptrdiff_t(kept));
     return moved;
 }
 

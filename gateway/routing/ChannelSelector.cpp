@@ -32,15 +32,6 @@ struct Group {
     QStringList trace;
 };
 
-const config::ChannelModel *servedModel(const config::Channel &channel, const QString &modelId)
-{
-    for (const config::ChannelModel &model : channel.models) {
-        if (model.id == modelId)
-            return &model;
-    }
-    return nullptr;
-}
-
 // Position in provider.order of the first entry naming the channel; INT_MAX when not listed.
 int orderRank(const config::Channel &channel, const QStringList &order)
 {
@@ -67,9 +58,15 @@ void keepOnlyOrdered(Group &group, const QStringList &order, std::vector<Filtere
 
 void applyOrder(Group &group, const QStringList &order, bool allowFallbacks)
 {
-    std::stable_sort(group.members.begin(), group.members.end(), [&](const Candidate &a, const Candidate &b) {
-        return orderRank(*a.channel, order) < orderRank(*b.channel, order);
-    });
+    // Each rank computed once (case-insensitive name compares), not once per comparison.
+    std::vector<std::pair<int, Candidate>> ranked;
+    ranked.reserve(group.members.size());
+    for (const Candidate &candidate : group.members)
+        ranked.emplace_back(orderRank(*candidate.channel, order), candidate);
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        group.members[i] = ranked[i].second;
     group.trace.append(QStringLiteral("provider.order [%1] first; %2")
                            .arg(order.join(QStringLiteral(", ")),
                                 allowFallbacks ? QStringLiteral("the rest in default order")
@@ -122,6 +119,12 @@ ChannelSelector::ChannelSelector(const metrics::MetricsWindow &metrics, const He
 
 Selection ChannelSelector::select(const std::vector<config::Channel> &channels, const SelectionRequest &request)
 {
+    return select(channels, RouteTable(channels), request);
+}
+
+Selection ChannelSelector::select(const std::vector<config::Channel> &channels, const RouteTable &routes,
+                                  const SelectionRequest &request)
+{
     Selection selection;
     const ProviderPreferences &prefs = request.preferences;
     ChannelOrdering ordering(m_metrics, m_health, m_random);
@@ -135,15 +138,16 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
             continue;
         seenModels.insert(modelId);
         Group group{modelId, {}, {}};
-        for (const config::Channel &channel : channels) {
-            const config::ChannelModel *served = servedModel(channel, modelId);
-            if (!served)
-                continue;
-            if (const auto reason = rejectionReason(channel, *served, request)) {
-                selection.filtered.push_back({channel.id, modelId, *reason});
+        const std::vector<Route> &modelRoutes = routes.routesOf(modelId);
+        group.members.reserve(modelRoutes.size());
+        for (const Route &route : modelRoutes) {
+            const config::Channel &channel = channels[size_t(route.channel)];
+            const config::ChannelModel &served = channel.models[size_t(route.served)];
+            if (auto reason = rejectionReason(channel, served, route, request)) {
+                selection.filtered.push_back({channel.id, modelId, std::move(*reason)});
                 continue;
             }
-            group.members.push_back(Candidate{&channel, served, modelId});
+            group.members.push_back(Candidate{&channel, &served, modelId});
         }
         if (group.members.empty()) {
             group.trace.append(QStringLiteral("no channel left after filters"));

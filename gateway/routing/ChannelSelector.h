@@ -16,6 +16,8 @@
 
 namespace sy::routing {
 
+class RouteTable;
+
 // What the selector needs to know about channel health (implemented by the health tracker).
 class HealthView {
 public:
@@ -61,6 +63,10 @@ public:
 
     // `channels`: the workspace's channels (disabled ones are filtered with a reason).
     Selection select(const std::vector<config::Channel> &channels, const SelectionRequest &request);
+    // The same with the channels' RouteTable built beforehand (the Workspace keeps one per
+    // configuration): `routes` must have been built from `channels` (or an identical copy).
+    Selection select(const std::vector<config::Channel> &channels, const RouteTable &routes,
+                     const SelectionRequest &request);
 
 private:
     const metrics::MetricsWindow &m_metrics;

@@ -1,37 +1,88 @@
 #include "routing/StickyConversations.h"
 
-#include <QCryptographicHash>
-#include <QJsonDocument>
+#include "core/FastHash.h"
+
 #include <QJsonObject>
 #include <algorithm>
 #include <vector>
 
 namespace sy::routing {
 
+namespace {
+
+// Feeds a JSON value to the hash by its structure, not by a serialisation: a type tag, then the
+// content — strings as their UTF-16 code units with their length, numbers by their bits,
+// containers with their size; objects in key order (QJsonObject keeps keys sorted, so the
+// order fields were sent in does not matter).
+void addJson(FastHash128 &hash, const QJsonValue &value)
+{
+    const auto addString = [&hash](const QString &text) {
+        hash.addValue(qint64(text.size()));
+        hash.add(text.constData(), std::size_t(text.size()) * sizeof(QChar));
+    };
+    hash.addValue(quint8(value.type()));
+    switch (value.type()) {
+    case QJsonValue::Bool:
+        hash.addValue(quint8(value.toBool()));
+        break;
+    case QJsonValue::Double:
+        hash.addValue(value.toDouble());
+        break;
+    case QJsonValue::String:
+        addString(value.toString());
+        break;
+    case QJsonValue::Array: {
+        const QJsonArray array = value.toArray();
+        hash.addValue(qint64(array.size()));
+        for (const QJsonValue &item : array)
+            addJson(hash, item);
+        break;
+    }
+    case QJsonValue::Object: {
+        const QJsonObject object = value.toObject();
+        hash.addValue(qint64(object.size()));
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            addString(it.key());
+            addJson(hash, it.value());
+        }
+        break;
+    }
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        break;
+    }
+}
+
+} // namespace
+
 QByteArray conversationKey(const QString &keyName, const QString &model, const QByteArray &sessionId,
                            const QString &user, const QJsonArray &messages)
 {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(keyName.toUtf8());
-    hash.addData(QByteArrayView("\x1f", 1));
-    hash.addData(model.toUtf8());
-    hash.addData(QByteArrayView("\x1f", 1));
+    // A fast non-cryptographic hash: the key only has to tell conversations apart, and a
+    // collision costs at most a channel preference. Each part is length-prefixed, so no two
+    // different inputs feed the same bytes.
+    FastHash128 hash;
+    const auto addText = [&hash](const QString &text) {
+        hash.addValue(qint64(text.size()));
+        hash.add(text.constData(), std::size_t(text.size()) * sizeof(QChar));
+    };
+    addText(keyName);
+    addText(model);
     if (!sessionId.isEmpty()) {
-        hash.addData("session:");
-        hash.addData(sessionId);
+        hash.addValue('s');
+        hash.addValue(qint64(sessionId.size()));
+        hash.add(sessionId);
     } else if (!user.isEmpty()) {
-        hash.addData("user:");
-        hash.addData(user.toUtf8());
+        hash.addValue('u');
+        addText(user);
     } else {
         // Every later turn of a conversation repeats its opening up to the first user message.
-        QJsonArray leading;
+        hash.addValue('m');
         for (const QJsonValue &message : messages) {
-            leading.append(message);
-            if (message.toObject().value("role").toString() == QLatin1String("user"))
+            addJson(hash, message);
+            if (message.toObject().value(QLatin1String("role")).toString() == QLatin1String("user"))
                 break;
         }
-        hash.addData("messages:");
-        hash.addData(QJsonDocument(leading).toJson(QJsonDocument::Compact));
     }
     return hash.result();
 }

@@ -34,7 +34,7 @@ AttemptPlan planAttempts(const Workspace &workspace, const routing::SelectionReq
                          GatewayState &routing, const QSet<QString> &simulateFail)
 {
     AttemptPlan plan;
-    plan.selection = routing.selector.select(workspace.config().channels, selectionRequest);
+    plan.selection = routing.selector.select(workspace.config().channels, workspace.routeTable(), selectionRequest);
 
     for (const routing::Candidate &candidate : plan.selection.ordered) {
         PlannedAttempt base;

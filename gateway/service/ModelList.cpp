@@ -15,7 +15,7 @@ bool keyMayUse(const config::Key &key, const QString &id)
 // OpenAI's entry, with the gateway's own members.
 QJsonObject openAiEntry(const Workspace &workspace, const config::Model &model)
 {
-    const std::vector<ChannelRoute> routes = workspace.routesFor(model.id);
+    const std::vector<ChannelRoute> &routes = workspace.routesFor(model.id);
     QJsonObject entry{{"id", model.id}, {"object", "model"}, {"created", 0},
                       {"owned_by", routes.empty() ? QStringLiteral("switchyard") : routes.front().channel->provider}};
     if (model.contextLength > 0)

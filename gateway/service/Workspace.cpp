@@ -18,6 +18,13 @@ Workspace::Workspace(config::Config config)
         if (channel.enabled)
             m_channelFormats.insert(channel.format);
     }
+    m_routeTable = routing::RouteTable(m_config.channels);
+    for (const config::Channel &channel : m_config.channels) {
+        if (!channel.enabled)
+            continue;
+        for (const config::ChannelModel &served : channel.models)
+            m_enabledRoutes[served.id].push_back({&channel, &served});
+    }
 }
 
 QString Workspace::channelLabel(const config::Channel &channel) const
@@ -58,18 +65,11 @@ ModelState Workspace::modelState(const QString &id, const QDate &today) const
     return ModelState::Available;
 }
 
-std::vector<ChannelRoute> Workspace::routesFor(const QString &modelId) const
+const std::vector<ChannelRoute> &Workspace::routesFor(const QString &modelId) const
 {
-    std::vector<ChannelRoute> routes;
-    for (const config::Channel &channel : m_config.channels) {
-        if (!channel.enabled)
-            continue;
-        for (const config::ChannelModel &served : channel.models) {
-            if (served.id == modelId)
-                routes.push_back({&channel, &served});
-        }
-    }
-    return routes;
+    static const std::vector<ChannelRoute> none;
+    const auto it = m_enabledRoutes.constFind(modelId);
+    return it == m_enabledRoutes.cend() ? none : *it;
 }
 
 } // namespace sy::service

@@ -3,6 +3,7 @@
 // A request takes a std::shared_ptr<const Workspace> when it starts and keeps it to the end, so
 // a configuration change applies atomically: a request sees the old or the new one, never a mix.
 #include "config/Config.h"
+#include "routing/RouteTable.h"
 
 #include <QHash>
 #include <QSet>
@@ -21,6 +22,9 @@ enum class ModelState { Unknown, Available, Disabled, PastSunset };
 class Workspace {
 public:
     explicit Workspace(config::Config config);
+    // Not copyable: the route tables point into this object's configuration.
+    Workspace(const Workspace &) = delete;
+    Workspace &operator=(const Workspace &) = delete;
 
     const config::Config &config() const { return m_config; }
     // The `format` values of the enabled channels (decided once per configuration, so a request
@@ -35,8 +39,10 @@ public:
     const config::VirtualModel *findVirtualModel(const QString &id) const;
     // Whether `id` can be requested on `today` (UTC date).
     ModelState modelState(const QString &id, const QDate &today) const;
-    // Enabled channels that serve `modelId`, in configuration order.
-    std::vector<ChannelRoute> routesFor(const QString &modelId) const;
+    // Enabled channels that serve `modelId`, in configuration order (built once per configuration).
+    const std::vector<ChannelRoute> &routesFor(const QString &modelId) const;
+    // Every channel (enabled or not) of each model, for the selector's filters and trace.
+    const routing::RouteTable &routeTable() const { return m_routeTable; }
     // How a channel is named in X-TsarRouter-* headers: its provider slug, or its channel id
     // where several channels share that provider (SPEC §6).
     QString channelLabel(const config::Channel &channel) const;
@@ -48,6 +54,8 @@ private:
     QHash<QString, int> m_virtualById;
     QHash<QString, int> m_channelsPerProvider;
     QSet<QString> m_channelFormats;
+    routing::RouteTable m_routeTable;
+    QHash<QString, std::vector<ChannelRoute>> m_enabledRoutes;
 };
 
 using WorkspacePtr = std::shared_ptr<const Workspace>;

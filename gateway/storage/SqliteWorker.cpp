@@ -44,10 +44,12 @@ QString SqliteWorker::open(bool isNew)
         closeConnection();
         return QStringLiteral("cannot open %1: %2").arg(m_path, *error);
     }
+    // Single-shot, armed only when there is work (see scheduleNext): an idle store never wakes.
     m_timer = new QTimer(this);
-    m_timer->setInterval(m_options.flushInterval);
+    m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &SqliteWorker::onTimer);
-    m_timer->start();
+    // One first tick: commits what was queued before the open and starts the retention clock.
+    m_timer->start(m_options.flushInterval);
     return {};
 }
 
@@ -147,24 +149,66 @@ void SqliteWorker::closeConnection()
 void SqliteWorker::enqueue(WriteOp op)
 {
     bool wake = false;
+    bool arm = false;
     {
         std::lock_guard lock(m_mutex);
         m_pending.push_back(std::move(op));
         if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
             m_wakePosted = true;
             wake = true;
+        } else if (m_pending.size() == 1 && !m_armPosted) {
+            // The first write after a quiet spell: the timer may be stopped.
+            m_armPosted = true;
+            arm = true;
         }
     }
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+    else if (arm)
+        QMetaObject::invokeMethod(this, [this] { scheduleNext(); }, Qt::QueuedConnection);
 }
 
 void SqliteWorker::setRetention(RetentionPolicy policy)
 {
-    std::lock_guard lock(m_mutex);
-    if (policy.maxAgeDays != m_retention.maxAgeDays || policy.maxCount != m_retention.maxCount)
-        m_retentionChanged = true;
-    m_retention = policy;
+    bool arm = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (policy.maxAgeDays != m_retention.maxAgeDays || policy.maxCount != m_retention.maxCount) {
+            m_retentionChanged = true;
+            arm = !std::exchange(m_armPosted, true);
+        }
+        m_retention = policy;
+    }
+    if (arm)
+        QMetaObject::invokeMethod(this, [this] { scheduleNext(); }, Qt::QueuedConnection);
+}
+
+void SqliteWorker::scheduleNext()
+{
+    bool flushDue = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_armPosted = false;
+        flushDue = !m_pending.empty() || m_retentionChanged;
+    }
+    if (!m_timer)
+        return;
+    std::chrono::milliseconds due;
+    if (flushDue) {
+        due = m_options.flushInterval;
+    } else if (m_wroteSinceRetention) {
+        // Retention follows writes: one pass once its interval has passed since the last one,
+        // then nothing until the next write. Rows that age past max_age while nothing is written
+        // are removed with the next write's pass.
+        const auto now = std::chrono::steady_clock::now();
+        const auto next = m_lastRetention ? *m_lastRetention + m_options.retentionInterval : now;
+        due = std::max(std::chrono::milliseconds(0),
+                       std::chrono::duration_cast<std::chrono::milliseconds>(next - now));
+    } else {
+        return;
+    }
+    if (!m_timer->isActive() || std::chrono::milliseconds(m_timer->remainingTime()) > due)
+        m_timer->start(due);
 }
 
 StoreStats SqliteWorker::stats() const
@@ -199,6 +243,9 @@ bool SqliteWorker::commitPending()
         batch.insert(batch.end(), std::make_move_iterator(m_pending.begin()),
                      std::make_move_iterator(m_pending.end()));
         m_pending = std::move(batch);
+        // Retried at the next flush tick, whoever called this commit.
+        if (!std::exchange(m_armPosted, true))
+            QMetaObject::invokeMethod(this, [this] { scheduleNext(); }, Qt::QueuedConnection);
         return false;
     }
     const BatchOutcome &outcome = std::get<BatchOutcome>(result);
@@ -217,6 +264,7 @@ bool SqliteWorker::commitPending()
         if (!checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")))
             qCWarning(lcStorage) << "checkpoint of" << m_path << "failed:" << checkpoint.lastError().text();
     }
+    m_wroteSinceRetention = true;
     ++m_stats.transactions;
     m_stats.committedWrites += batch.size() - outcome.rejected;
     m_stats.ignoredLedgerEntries += outcome.ignoredLedgerEntries;
@@ -228,6 +276,7 @@ void SqliteWorker::onTimer()
 {
     commitPending();
     maybeApplyRetention();
+    scheduleNext();
 }
 
 void SqliteWorker::maybeApplyRetention()
@@ -241,6 +290,7 @@ void SqliteWorker::maybeApplyRetention()
     if (!changed && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
         return;
     m_lastRetention = now;
+    m_wroteSinceRetention = false;
     applyRetentionNow();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // SqliteWorker: SqliteStore's half on the storage thread — the read-write connection, the queue
-// of writes, the flush timer and retention. Internal to SqliteStore.
+// of writes, the flush timer and retention. The timer runs only while there is work: queued
+// writes, a changed retention policy, or the retention pass that writes made due. Internal to SqliteStore.
 //
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the queue's mutex; all others run on the storage thread only.
@@ -62,6 +63,10 @@ private:
     std::optional<QString> openReadWrite();
     void closeConnection();
     void onTimer();
+    // Arms the single-shot timer for the next work: a flush when writes or a retention change
+    // wait, else the retention pass that writes since the last one make due; else leaves it
+    // stopped.
+    void scheduleNext();
     void maybeApplyRetention();
     void recordError(const QString &error);
 
@@ -73,6 +78,7 @@ private:
     std::vector<WriteOp> m_pending;
     std::size_t m_inFlight = 0;  // items taken from m_pending by the running commit
     bool m_wakePosted = false;
+    bool m_armPosted = false;   // a scheduleNext() is on its way to the storage thread
     StoreStats m_stats;
     RetentionPolicy m_retention;
     bool m_retentionChanged = false;  // apply at the next tick, whatever the interval
@@ -82,6 +88,7 @@ private:
     WriteStatements m_writeStatements;  // on m_db; finalized before it closes
     QTimer *m_timer = nullptr;  // child of this worker
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
+    bool m_wroteSinceRetention = false;
 };
 
 } // namespace sy::storage

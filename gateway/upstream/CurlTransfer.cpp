@@ -87,6 +87,9 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
     curl_easy_setopt(easy_, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
     // Long streams through NAT and load balancers: keep quiet connections alive.
     curl_easy_setopt(easy_, CURLOPT_TCP_KEEPALIVE, 1L);
+    // The request leaves in one write and must not wait for Nagle behind a delayed ACK (curl's
+    // default since 7.50.2; set here so a build against another libcurl does the same).
+    curl_easy_setopt(easy_, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, kNoBody);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(0));
 }
