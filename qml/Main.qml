@@ -33,17 +33,17 @@ ApplicationWindow {
             anchors.leftMargin: 12
             anchors.rightMargin: 12
             spacing: 16
-            Label { text: qsTr("Switchyard"); font.bold: true; font.pixelSize: 18 }
+            // No title label: seven pages and the connection bar fill a 1280-pixel header.
             TabBar {
                 id: tabs
                 objectName: "pageTabs"
-                TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Configure"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+4"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Add provider"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+5"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Connect"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+6"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Spend"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+7"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Configure"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+4"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Add provider"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+5"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Connect"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+6"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Spend"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+7"; ToolTip.visible: hovered }
             }
             Item { Layout.fillWidth: true }
             ConnectionBar {

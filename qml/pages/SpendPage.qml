@@ -82,7 +82,7 @@ Page {
     component Cell: Label {
         property real share: 0.13
         property bool numeric: true
-        Layout.preferredWidth: table.width * share
+        Layout.preferredWidth: (page.availableWidth - 40) * share
         elide: Text.ElideRight
         horizontalAlignment: numeric ? Text.AlignRight : Text.AlignLeft
     }
