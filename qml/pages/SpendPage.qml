@@ -149,7 +149,9 @@ Page {
         RowLayout {
             spacing: 8
             Layout.fillWidth: true
-            Layout.preferredHeight: Math.max(200, page.height * 0.38)
+            // A fixed share of the page: the table below gets the rest.
+            Layout.preferredHeight: Math.max(200, page.availableHeight * 0.42)
+            Layout.maximumHeight: Math.max(200, page.availableHeight * 0.42)
             UsageBarChart {
                 objectName: "requestsByDay"
                 title: qsTr("Requests per day")
@@ -194,6 +196,7 @@ Page {
             clip: true
             Layout.fillWidth: true
             Layout.fillHeight: true
+            Layout.minimumHeight: 120
             ScrollBar.vertical: ScrollBar {}
             delegate: RowLayout {
                 required property string date

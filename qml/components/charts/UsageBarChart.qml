@@ -27,7 +27,9 @@ ChartView {
             set.color = SeriesColors.forRow(i)
             set.borderColor = SeriesColors.forRow(i)
         }
-        axisY.max = niceCeiling(chart.source.maxDayTotal(chart.metric))
+        // Counts step in whole numbers: at least 4 for the axis' four steps.
+        const top = niceCeiling(chart.source.maxDayTotal(chart.metric))
+        axisY.max = chart.metric === "cost" ? top : Math.max(4, top)
     }
 
     // As HistoryChart's: stable axes whose four steps are round numbers.
