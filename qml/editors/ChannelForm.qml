@@ -69,6 +69,9 @@ Frame {
         zdrBox.checked = !!(c && c.zdr)
         distillableBox.checked = !!(c && c.distillable)
         parametersField.text = ((c && c.supported_parameters) || []).join(", ")
+        proxyField.text = c ? text(c.proxy, "") : ""
+        caFileField.text = c && c.tls ? text(c.tls.ca_file, "") : ""
+        insecureBox.checked = !!(c && c.tls && c.tls.insecure)
     }
 
     function refuse(name, message) {
@@ -131,6 +134,11 @@ Frame {
             supported_parameters: parametersField.text.split(/[\s,]+/).filter(p => p.length > 0),
             models: models
         }
+        // Sent only when set, so a channel without them reads as before.
+        if (proxyField.text.trim().length > 0)
+            body.proxy = proxyField.text.trim()
+        if (caFileField.text.trim().length > 0 || insecureBox.checked)
+            body.tls = { ca_file: caFileField.text.trim(), insecure: insecureBox.checked }
         const typed = []
         for (let i = 0; i < credentials.count; ++i) {
             const secret = credentials.get(i).secret.trim()
@@ -328,6 +336,33 @@ Frame {
                 RowLayout {
                     CheckBox { id: zdrBox; objectName: "channelZdr"; text: qsTr("Zero data retention") }
                     CheckBox { id: distillableBox; objectName: "channelDistillable"; text: qsTr("Distillable") }
+                }
+
+                Heading { text: qsTr("Connection") }
+                GridLayout {
+                    columns: 2
+                    columnSpacing: 10
+                    rowSpacing: 6
+                    Layout.fillWidth: true
+                    Name { text: qsTr("Proxy"); about: "proxy" }
+                    TextField {
+                        id: proxyField
+                        objectName: "channelProxy"
+                        placeholderText: qsTr("none; HTTPS_PROXY / NO_PROXY apply")
+                        Layout.fillWidth: true
+                    }
+                    Name { text: qsTr("CA file"); about: "tls.ca_file" }
+                    TextField {
+                        id: caFileField
+                        objectName: "channelCaFile"
+                        placeholderText: qsTr("the system's certificates")
+                        Layout.fillWidth: true
+                    }
+                }
+                CheckBox {
+                    id: insecureBox
+                    objectName: "channelInsecure"
+                    text: qsTr("Do not check the TLS certificate (insecure)")
                 }
             }
         }
