@@ -161,7 +161,9 @@ Page {
             return fail("models", qsTr("Tick at least one model."))
         busy = true
         step = 3
-        const body = { format: String(preset.format), base_url: baseUrl(), credential: key(), models: pickedUpstreams() }
+        // The preset tells the gateway how the key is sent (bearer, x-api-key, api-key…).
+        const body = { preset: String(preset.id), format: String(preset.format), base_url: baseUrl(),
+                       credential: key(), models: pickedUpstreams() }
         api.admin("POST", "/admin/test", body, (status, reply) => {
             busy = false
             tested = true
@@ -201,6 +203,8 @@ Page {
         const body = { id: idField.text.trim(), provider: String(preset.id), base_url: baseUrl(),
                        format: String(preset.format), enabled: true,
                        credentials: key().length > 0 ? [key()] : [], models: models }
+        if (preset.auth)
+            body.auth = String(preset.auth)    // how the provider takes its key
         if (proxyField.text.trim().length > 0)
             body.proxy = proxyField.text.trim()
         if (caFileField.text.trim().length > 0 || insecureBox.checked)

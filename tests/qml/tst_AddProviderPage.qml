@@ -110,7 +110,9 @@ Item {
             mouseClick(child("pick_1"))
             type("completion_0", "0.7")
             mouseClick(child("testButton"))
-            compare(api.last("POST", "/admin/test").body.models, ["gpt-4o-mini"])
+            compare(api.last("POST", "/admin/test").body,
+                    { preset: "openai", format: "openai", base_url: "https://api.openai.com/v1", credential: "sk-test-abc",
+                      models: ["gpt-4o-mini"] })
             compare(page.step, 3)
             verify(child("result_0").text.indexOf("412 ms") >= 0, child("result_0").text)
             mouseClick(child("saveChannelButton"))
@@ -123,6 +125,7 @@ Item {
             compare(post.body.credentials, ["sk-test-abc"])
             compare(post.body.models, [{ id: "openai/gpt-4o-mini", upstream: "gpt-4o-mini", price: { prompt: 0.15, completion: 0.7 } }])
             verify(!("tls" in post.body))
+            compare(post.body.auth, "bearer")
             compare(page.step, 4)
             verify(child("savedNotice").text.indexOf("openai-2") >= 0)
             mouseClick(child("showOverviewButton"))
