@@ -162,9 +162,10 @@ Page {
             }
             UsageBarChart {
                 objectName: "tokensByDay"
-                title: qsTr("Tokens per day")
+                title: qsTr("Tokens per day (thousands)")
                 source: page.history
                 metric: "tokens"
+                scale: 1000
                 Layout.fillWidth: true
                 Layout.fillHeight: true
             }
