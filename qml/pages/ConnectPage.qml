@@ -184,6 +184,7 @@ Page {
                     selectByMouse: true
                     wrapMode: TextEdit.Wrap
                     font.family: "monospace"
+                    background: Rectangle { color: palette.base; border.color: palette.mid; radius: 3 }
                     text: page.setup ? String(page.setup.text ?? "") : ""
                     placeholderText: qsTr("Pick a client on the left.")
                 }
