@@ -1,6 +1,7 @@
 #include "service/ChatExchange.h"
 
 #include "core/SecretRedaction.h"
+#include "service/ChannelTransport.h"
 #include "service/ErrorReply.h"
 
 #include <QJsonArray>
@@ -177,6 +178,7 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
+    applyChannel(channel, credential, request);
 
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_report.started(attempt);
