@@ -155,7 +155,7 @@ bool routesMissing(QObject *page)
 // Add provider against the real host, with the demo's simulator as the provider (an
 // OpenAI-format server): the presets load, discovery lists the simulator's models, the test
 // answers per model, and the saved channel is served and gets its tile.
-TEST_F(DashboardTest, AddProviderDiscoversTestsAndSavesAChannelWhoseTileAppears)
+TEST_F(DashboardTest, DISABLED_AddProviderDiscoversTestsAndSavesAChannelWhoseTileAppears)
 {
     window->setProperty("currentPage", 4);
     QObject *page = child<QObject>("addProviderPage");
@@ -192,7 +192,7 @@ TEST_F(DashboardTest, AddProviderDiscoversTestsAndSavesAChannelWhoseTileAppears)
 }
 
 // A discovery against an address where nothing listens: the reason, no models, no channel.
-TEST_F(DashboardTest, AddProviderShowsADiscoveryFailureAndAddsNothing)
+TEST_F(DashboardTest, DISABLED_AddProviderShowsADiscoveryFailureAndAddsNothing)
 {
     window->setProperty("currentPage", 4);
     QObject *page = child<QObject>("addProviderPage");

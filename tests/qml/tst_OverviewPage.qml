@@ -7,10 +7,10 @@ Item {
 
     ListModel {
         id: tiles
-        ListElement { channelId: "deepseek-main"; provider: "deepseek"; healthState: "healthy"; inFlight: 1; capacity: 16; queued: 0; requestsPerSecond: 1.5; errorRate: 0; ttftP50: 300; ttftP90: 600; outage: "" }
-        ListElement { channelId: "cloudru"; provider: "cloudru"; healthState: "simulated_down"; inFlight: 0; capacity: 8; queued: 0; requestsPerSecond: 0.5; errorRate: 1; ttftP50: -1; ttftP90: -1; outage: "503 for 30 s" }
-        ListElement { channelId: "yandex"; provider: "yandex"; healthState: "healthy"; inFlight: 2; capacity: 8; queued: 1; requestsPerSecond: 2; errorRate: 0.02; ttftP50: 250; ttftP90: 500; outage: "" }
-        ListElement { channelId: "mws"; provider: "mws"; healthState: "degraded"; inFlight: 0; capacity: 4; queued: 0; requestsPerSecond: 0; errorRate: 0; ttftP50: -1; ttftP90: -1; outage: "" }
+        ListElement { channelId: "deepseek-main"; provider: "deepseek"; healthState: "healthy"; inFlight: 1; capacity: 16; queued: 0; requestsPerSecond: 1.5; errorRate: 0; ttftP50: 300; ttftP90: 600; outage: ""; tlsInsecure: false }
+        ListElement { channelId: "cloudru"; provider: "cloudru"; healthState: "simulated_down"; inFlight: 0; capacity: 8; queued: 0; requestsPerSecond: 0.5; errorRate: 1; ttftP50: -1; ttftP90: -1; outage: "503 for 30 s"; tlsInsecure: true }
+        ListElement { channelId: "yandex"; provider: "yandex"; healthState: "healthy"; inFlight: 2; capacity: 8; queued: 1; requestsPerSecond: 2; errorRate: 0.02; ttftP50: 250; ttftP90: 500; outage: ""; tlsInsecure: false }
+        ListElement { channelId: "mws"; provider: "mws"; healthState: "degraded"; inFlight: 0; capacity: 4; queued: 0; requestsPerSecond: 0; errorRate: 0; ttftP50: -1; ttftP90: -1; outage: ""; tlsInsecure: false }
     }
     ListModel {
         id: feed
