@@ -35,6 +35,7 @@ QHash<int, QByteArray> ChannelTilesModel::roleNames() const
         {LatencyP99Role, "latencyP99"},
         {TokensPerSecondRole, "tokensPerSecond"},
         {OutageRole, "outage"},
+        {TlsInsecureRole, "tlsInsecure"},
     };
 }
 
@@ -58,6 +59,7 @@ QVariant ChannelTilesModel::value(const ChannelTileRow &row, int role) const
     case LatencyP99Role: return orMinusOne(t.latencyP99Ms);
     case TokensPerSecondRole: return orMinusOne(t.tokensPerSecondP50);
     case OutageRole: return t.outage;
+    case TlsInsecureRole: return t.tlsInsecure;
     default: return {};
     }
 }

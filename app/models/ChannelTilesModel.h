@@ -42,6 +42,7 @@ public:
         LatencyP99Role,
         TokensPerSecondRole,
         OutageRole,
+        TlsInsecureRole,
     };
     Q_ENUM(Role)
 

@@ -1,5 +1,6 @@
 // switchyard-gateway: the gateway without a display. Wires options, configuration and the
 // service; all behaviour lives in the libraries.
+#include "cli/ConnectCommand.h"
 #include "cli/GatewayOptions.h"
 #include "boot/GatewayBoot.h"
 
@@ -46,6 +47,12 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
     std::signal(SIGPIPE, SIG_IGN);
+
+    if (const std::optional<sy::cli::CommandResult> connect = sy::cli::runConnectCommand(app.arguments())) {
+        std::fputs(qPrintable(connect->out), stdout);
+        std::fputs(qPrintable(connect->err), stderr);
+        return connect->exitCode;
+    }
 
     const sy::cli::ParsedOptions parsed = sy::cli::parseGatewayOptions(app.arguments());
     if (!parsed.options) {

@@ -14,6 +14,7 @@ namespace {
 const QStringList kFormats{"openai", "anthropic"};
 const QStringList kTiers{"standard", "priority", "flex"};
 const QStringList kDataCollection{"allow", "deny"};
+const QStringList kAuth{"bearer", "x-api-key", "api-key", "none"};
 
 // Channel ids and provider slugs go into response headers and metric labels: keep them ASCII.
 bool isSlug(const QString &text)
@@ -60,6 +61,34 @@ void readBaseUrl(Reader &reader, MapView &map, Channel &channel)
     while (stripped.endsWith(u'/'))
         stripped.chop(1);
     channel.baseUrl = stripped;
+}
+
+void readTls(Reader &reader, const YAML::Node &node, const QString &path, Tls &tls)
+{
+    MapView map(reader, node, path, {"ca_file", "insecure"});
+    if (!map.isMap())
+        return;
+    map.read("ca_file", tls.caFile);
+    map.read("insecure", tls.insecure);
+}
+
+void readProxy(Reader &reader, MapView &map, Channel &channel)
+{
+    const YAML::Node *node = map.get("proxy");
+    if (!node)
+        return;
+    const std::optional<QString> text = reader.text(*node, map.field("proxy"));
+    if (!text || text->isEmpty())
+        return;
+    const QUrl url(*text, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    if (!url.isValid() || (scheme != u"http" && scheme != u"https" && scheme != u"socks5"
+                           && scheme != u"socks5h") || url.host().isEmpty()) {
+        reader.fail(*node, map.field("proxy"),
+                    QStringLiteral("expected a proxy URL such as http://host:port"));
+        return;
+    }
+    channel.proxy = *text;
 }
 
 void readCredentials(Reader &reader, MapView &map, Channel &channel)
@@ -147,7 +176,8 @@ void readChannel(Reader &reader, const YAML::Node &node, const QString &path, Ch
     MapView map(reader, node, path,
                 {"id", "provider", "base_url", "format", "credentials", "enabled",
                  "max_concurrent", "timeouts", "tier", "quantization", "data_collection", "zdr",
-                 "distillable", "supported_parameters", "models"});
+                 "distillable", "supported_parameters", "models", "auth", "tls", "proxy",
+                 "probe_interval_s"});
     marks.id = map.whereOf("id");
     if (!map.isMap())
         return;
@@ -167,6 +197,11 @@ void readChannel(Reader &reader, const YAML::Node &node, const QString &path, Ch
     map.read("distillable", channel.distillable);
     map.read("supported_parameters", channel.supportedParameters);
     readChannelModels(reader, map, channel, marks);
+    map.readChoice("auth", channel.auth, kAuth);
+    if (const YAML::Node *t = map.get("tls"))
+        readTls(reader, *t, map.field("tls"), channel.tls);
+    readProxy(reader, map, channel);
+    map.read("probe_interval_s", channel.probeIntervalS, Range::between(0, 86'400));
 }
 
 } // namespace

@@ -29,6 +29,12 @@ struct Timeouts {
     std::chrono::milliseconds idle{60'000};
 };
 
+// How the channel's connections are secured. Defaults: the system CA store, full verification.
+struct Tls {
+    QString caFile;                     // PEM bundle that replaces the system store; empty = system
+    bool insecure = false;              // opt-in: no peer or host name verification
+};
+
 struct Channel {
     QString id;
     QString provider;
@@ -45,6 +51,14 @@ struct Channel {
     bool distillable = false;
     QStringList supportedParameters;
     std::vector<ChannelModel> models;
+    // How a credential is sent: empty = the format's own way (openai: Authorization: Bearer,
+    // anthropic: x-api-key); "bearer" | "x-api-key" | "api-key" (Azure OpenAI) override it.
+    QString auth;
+    Tls tls;
+    // Proxy for this channel's connections (http://host:port); empty = the environment's
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads them.
+    QString proxy;
+    int probeIntervalS = 0;             // periodic channel test; 0 = off
 };
 
 struct Model {

@@ -138,6 +138,19 @@ Value channelValue(Builder &b, const Channel &c, const QString &p, Secrets secre
         models.items.push_back(std::move(e));
     }
     put(m, "models", std::move(models));
+    if (!c.auth.isEmpty())
+        put(m, "auth", b.text(p + ".auth", c.auth));
+    if (!c.tls.caFile.isEmpty() || c.tls.insecure) {
+        Value tls = map(true);
+        if (!c.tls.caFile.isEmpty())
+            put(tls, "ca_file", b.text(p + ".tls.ca_file", c.tls.caFile));
+        put(tls, "insecure", boolean(c.tls.insecure));
+        put(m, "tls", std::move(tls));
+    }
+    if (!c.proxy.isEmpty())
+        put(m, "proxy", b.text(p + ".proxy", c.proxy));
+    if (c.probeIntervalS > 0)
+        put(m, "probe_interval_s", integer(c.probeIntervalS));
     return m;
 }
 
@@ -339,11 +352,13 @@ WriteResult write(const Config &config, Secrets secrets, Print print)
 auto fields(const Price &p) { return std::tie(p.prompt, p.completion); }
 auto fields(const ChannelModel &m) { return std::tie(m.id, m.upstream, m.price); }
 auto fields(const Timeouts &t) { return std::tie(t.connect, t.firstByte, t.idle); }
+auto fields(const Tls &t) { return std::tie(t.caFile, t.insecure); }
 auto fields(const Channel &c)
 {
     return std::tie(c.id, c.provider, c.baseUrl, c.format, c.credentials, c.enabled,
                     c.maxConcurrent, c.timeouts, c.tier, c.quantization, c.dataCollection, c.zdr,
-                    c.distillable, c.supportedParameters, c.models);
+                    c.distillable, c.supportedParameters, c.models, c.auth, c.tls, c.proxy,
+                    c.probeIntervalS);
 }
 auto fields(const Model &m)
 {
@@ -393,6 +408,7 @@ WriteResult writeConfigJson(const Config &config, Secrets secrets)
 bool operator==(const Price &a, const Price &b) { return fields(a) == fields(b); }
 bool operator==(const ChannelModel &a, const ChannelModel &b) { return fields(a) == fields(b); }
 bool operator==(const Timeouts &a, const Timeouts &b) { return fields(a) == fields(b); }
+bool operator==(const Tls &a, const Tls &b) { return fields(a) == fields(b); }
 bool operator==(const Channel &a, const Channel &b) { return fields(a) == fields(b); }
 bool operator==(const Model &a, const Model &b) { return fields(a) == fields(b); }
 bool operator==(const VirtualModel &a, const VirtualModel &b) { return fields(a) == fields(b); }

@@ -61,6 +61,7 @@ WriteResult writeConfigJson(const Config &config, Secrets secrets);
 bool operator==(const Price &a, const Price &b);
 bool operator==(const ChannelModel &a, const ChannelModel &b);
 bool operator==(const Timeouts &a, const Timeouts &b);
+bool operator==(const Tls &a, const Tls &b);
 bool operator==(const Channel &a, const Channel &b);
 bool operator==(const Model &a, const Model &b);
 bool operator==(const VirtualModel &a, const VirtualModel &b);

@@ -3,6 +3,7 @@
 #include "config/ConfigLoader.h"
 #include "config/ConfigWriter.h"
 #include "service/AdminCall.h"
+#include "service/ChannelProbes.h"
 #include "service/GatewayService.h"
 
 #include <QCryptographicHash>
@@ -13,10 +14,16 @@ AdminApi::AdminApi(GatewayService &gateway, QByteArray adminTokenSha256, QObject
     : QObject(parent)
     , m_gateway(gateway)
     , m_tokenSha256(adminTokenSha256.toLower())
+    , m_probes(std::make_unique<ChannelProbes>(gateway))
 {
 }
 
 AdminApi::~AdminApi() = default;
+
+quint64 AdminApi::probesSent() const
+{
+    return m_probes->probesSent();
+}
 
 void AdminApi::registerRoutes(http::HttpFront &front)
 {
@@ -69,7 +76,9 @@ void AdminApi::invoke(const QByteArray &method, const QByteArray &target, const 
     if (!call.request.path.startsWith("/admin/"))
         return call.notFound();
     route(call);
-    if (call.answer)   // every route answers synchronously; never leave the caller waiting
+    // A route either answered or deferred the call (which then answers later); never leave the
+    // caller waiting.
+    if (call.answer)
         call.fail(500, QStringLiteral("The admin route gave no answer."));
 }
 
@@ -81,6 +90,16 @@ void AdminApi::route(Call &call)
     const QString &section = call.path.first();
     if (section == QLatin1String("config"))
         return handleConfig(call);
+    if (section == QLatin1String("channels") && call.path.size() == 3
+        && (call.path[2] == QLatin1String("discover") || call.path[2] == QLatin1String("test"))) {
+        const config::Channel *channel = nullptr;
+        for (const config::Channel &c : m_gateway.workspace()->config().channels)
+            if (c.id == call.path[1])
+                channel = &c;
+        if (!channel)
+            return call.fail(404, QStringLiteral("No channels with id '%1'.").arg(call.path[1]));
+        return call.path[2] == QLatin1String("discover") ? handleDiscover(call, channel) : handleTest(call, channel);
+    }
     if (section == QLatin1String("channels"))
         return handleCollection(call, "channels", "id");
     if (section == QLatin1String("models"))
@@ -103,6 +122,16 @@ void AdminApi::route(Call &call)
         return handleLedger(call);
     if (section == QLatin1String("events"))
         return handleEvents(call);
+    if (section == QLatin1String("presets"))
+        return handlePresets(call);
+    if (section == QLatin1String("discover"))
+        return handleDiscover(call, nullptr);
+    if (section == QLatin1String("test"))
+        return handleTest(call, nullptr);
+    if (section == QLatin1String("connect"))
+        return handleConnect(call);
+    if (section == QLatin1String("usage"))
+        return handleUsage(call);
     call.notFound();
 }
 

@@ -9,6 +9,7 @@
 // workspace atomically (requests in flight keep the configuration they started with).
 //
 // Thread: the gateway thread.
+#include "config/Config.h"
 #include "http/HttpFront.h"
 
 #include <QJsonObject>
@@ -19,6 +20,7 @@
 
 namespace sy::service {
 
+class ChannelProbes;
 class GatewayService;
 
 class AdminApi : public QObject {
@@ -29,17 +31,22 @@ public:
     ~AdminApi() override;
 
     void registerRoutes(http::HttpFront &front);
+    // Periodic channel probes started so far (probe_interval_s).
+    quint64 probesSent() const;
 
     // The same API called in-process by the desktop app's editors: `method` and `target` as in
     // an HTTP request ("PATCH", "/admin/keys/ide?x=1"), `body` JSON (or YAML for PUT /admin/config).
     // Trusted: no token or peer check. `answer` runs exactly once, with the status and the JSON
-    // body an HTTP client would get; synchronously for every route except the event stream,
-    // which is refused (400): it needs a connection.
+    // body an HTTP client would get: synchronously for most routes; later, from the gateway
+    // thread's event loop, for those that wait on an upstream (discovery, channel tests). The
+    // event stream is refused (400): it needs a connection.
     using InProcessAnswer = std::function<void(int status, const QByteArray &body)>;
     void invoke(const QByteArray &method, const QByteArray &target, const QByteArray &body, InProcessAnswer answer);
 
-private:
+    // One call of a route (AdminCall.h); public only so the route files' helpers can name it.
     struct Call;
+
+private:
     void dispatch(http::HttpRequest &&request, std::shared_ptr<http::ResponseSink> sink);
     void route(Call &call);
     bool authorized(const http::HttpRequest &request) const;
@@ -57,6 +64,14 @@ private:
     void handleLedger(Call &call);
     void handleEvents(Call &call);
     void handleBreakerReset(Call &call, const QString &keyName);
+    // Onboarding (AdminOnboardingRoutes.cpp): presets, discovery, channel tests, client setup.
+    // `channel` is the saved channel of /admin/channels/{id}/…, null for unsaved settings.
+    void handlePresets(Call &call);
+    void handleDiscover(Call &call, const config::Channel *channel);
+    void handleTest(Call &call, const config::Channel *channel);
+    void handleConnect(Call &call);
+    // Usage history (AdminUsageRoutes.cpp).
+    void handleUsage(Call &call);
 
     // Applies `document` (the whole configuration as JSON) if it validates; answers the call.
     bool applyDocument(Call &call, const QJsonObject &document, int successStatus, const QJsonValue &answer);
@@ -64,6 +79,7 @@ private:
 
     GatewayService &m_gateway;
     QByteArray m_tokenSha256;
+    std::unique_ptr<ChannelProbes> m_probes;   // periodic channel tests (probe_interval_s)
 };
 
 } // namespace sy::service

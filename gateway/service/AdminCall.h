@@ -18,6 +18,17 @@ struct AdminApi::Call {
 
     const QByteArray &method() const { return request.method; }
 
+    // For a route that answers later (discovery, channel tests: they wait on an upstream): moves
+    // the call — its sink or in-process answer — into the returned object, which the route's
+    // work answers exactly once, on the gateway thread. This one is left with nothing to answer.
+    std::shared_ptr<Call> defer()
+    {
+        auto later = std::make_shared<Call>(std::move(*this));
+        sink = nullptr;
+        answer = nullptr;
+        return later;
+    }
+
     // The body as a JSON object; on failure answers 400 and returns nullopt.
     std::optional<QJsonObject> bodyObject()
     {

@@ -19,6 +19,8 @@ QJsonObject redactChannel(QJsonObject channel)
     const int count = int(channel.value("credentials").toArray().size());
     channel.remove("credentials");
     channel.insert("credential_count", count);
+    // Verification switched off is shown as a warning on the channel's tile.
+    channel.insert("tls_insecure", channel.value("tls").toObject().value("insecure").toBool());
     return channel;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/SecretRedaction.h"
 #include "service/AttemptReplies.h"
+#include "service/ChannelTransport.h"
 #include "service/ErrorReply.h"
 
 #include <QJsonArray>
@@ -163,6 +164,7 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
+    applyChannel(channel, credential, request);
 
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_report.started(attempt);

@@ -1,6 +1,7 @@
 #include "service/CountTokens.h"
 
 #include "api/JsonMembers.h"
+#include "service/ChannelTransport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -140,6 +141,7 @@ void countTokens(const QJsonObject &body, const QByteArray &rawBody, const Works
         request.connectTimeout = channel.timeouts.connect;
         request.firstByteTimeout = channel.timeouts.firstByte;
         request.idleTimeout = channel.timeouts.idle;
+        applyChannel(channel, channel.credentials.isEmpty() ? QString() : channel.credentials.first(), request);
         auto *call = new UpstreamCount(estimate, requestId, std::move(sink), upstream, std::move(finished));
         call->send(std::move(request));
         return;

@@ -41,6 +41,7 @@ ChannelTile tileFor(const config::Channel &channel, GatewayState &routing, const
     tile.id = channel.id;
     tile.provider = channel.provider;
     tile.capacity = channel.maxConcurrent;
+    tile.tlsInsecure = channel.tls.insecure;
     tile.queued = routing.capacity.queued(channel.id);
     const std::optional<failover::Outage> outage = labOutage(channel, routing.outages);
     if (outage) {

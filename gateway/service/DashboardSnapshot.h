@@ -33,6 +33,7 @@ struct ChannelTile {
     std::optional<double> latencyP50Ms;
     std::optional<double> latencyP99Ms;
     std::optional<double> tokensPerSecondP50;
+    bool tlsInsecure = false;      // the channel opted out of TLS verification (a warning)
     QString outage;                // failure-lab outage in force, e.g. "503 for 42 s" (on a model it
                                    // serves: "model-x: 503 for 42 s"); empty if none
 };

@@ -73,6 +73,8 @@ public:
     void setStore(storage::Store *store) { m_store = store; }
     storage::Store *store() const { return m_store; }
     const http::HttpFront &front() const { return *m_front; }
+    // The upstream client every request goes through (admin discovery and channel tests too).
+    upstream::UpstreamClient &upstreamClient() { return *m_upstream; }
 
 signals:
     void requestFinished(const QByteArray &requestId, int status);

@@ -92,6 +92,13 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
     curl_easy_setopt(easy_, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, kNoBody);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(0));
+    // curl's built-in CA locations (the system store), restored when a request names none.
+    const char *caInfo = nullptr;
+    const char *caPath = nullptr;
+    if (curl_easy_getinfo(easy_, CURLINFO_CAINFO, &caInfo) == CURLE_OK && caInfo)
+        defaultCaInfo_ = caInfo;
+    if (curl_easy_getinfo(easy_, CURLINFO_CAPATH, &caPath) == CURLE_OK && caPath)
+        defaultCaPath_ = caPath;
 }
 
 CurlTransfer::~CurlTransfer()
@@ -156,6 +163,17 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
                      long(std::max<qint64>(0, request.connectTimeout.count())));
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYPEER, request.verifyTls ? 1L : 0L);
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYHOST, request.verifyTls ? 2L : 0L);
+    // Set on every request (a pooled handle keeps its last values): a CA file replaces the
+    // system store; no CA file restores curl's built-in defaults.
+    if (request.caFile.isEmpty()) {
+        curl_easy_setopt(easy_, CURLOPT_CAINFO, defaultCaInfo_.isEmpty() ? nullptr : defaultCaInfo_.constData());
+        curl_easy_setopt(easy_, CURLOPT_CAPATH, defaultCaPath_.isEmpty() ? nullptr : defaultCaPath_.constData());
+    } else {
+        curl_easy_setopt(easy_, CURLOPT_CAINFO, request.caFile.constData());
+        curl_easy_setopt(easy_, CURLOPT_CAPATH, nullptr);
+    }
+    // NULL lets curl read the proxy environment variables; a value overrides them.
+    curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
     return true;
 }
 

@@ -73,6 +73,8 @@ private:
     void noteReceived();
 
     CURL *easy_ = nullptr;
+    QByteArray defaultCaInfo_;
+    QByteArray defaultCaPath_;
     TransferDeadlines *deadlines_;
     curl_slist *requestHeaders_ = nullptr;
     std::string scratch_;              // header line being built, reused across requests

@@ -23,8 +23,9 @@
 // Connections: the multi handle keeps up to `maxCachedConnections` idle connections for reuse
 // and sets no per-host limit, so concurrent streams to one local server each get a connection;
 // HTTP/2 is negotiated over TLS and multiplexed. Redirects are not followed. TLS verification
-// (peer and host name) is on unless the request says otherwise. Proxies come from the usual
-// environment variables (http_proxy, https_proxy, no_proxy), as with the curl tool.
+// (peer and host name) is on unless the request says otherwise, against the system store or the
+// request's own CA file. A request's proxy is used when it names one; otherwise proxies come from
+// the usual environment variables (http_proxy, https_proxy, no_proxy), as with the curl tool.
 // A request is written at most once: libcurl would re-send it on a fresh connection when a
 // reused one dies before any response byte (and on an HTTP/2 refused stream); the client stops
 // that second write and ends the transfer with ReusedConnectionLost, so every copy that left

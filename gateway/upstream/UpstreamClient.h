@@ -30,7 +30,13 @@ struct UpstreamRequest {
     std::chrono::milliseconds firstByteTimeout{30'000};
     // Longest silence between two received pieces of the response after the first byte.
     std::chrono::milliseconds idleTimeout{60'000};
-    bool verifyTls = true;
+    bool verifyTls = true;    // false: no peer or host name verification (opt-in per channel)
+    // PEM file of the certificate authorities to trust instead of the system store; empty = the
+    // system store.
+    QByteArray caFile;
+    // Proxy URL for this request ("http://host:port"); empty = the environment's https_proxy /
+    // http_proxy / no_proxy, as the curl tool reads them.
+    QByteArray proxy;
 };
 
 enum class UpstreamErrorKind {

@@ -87,6 +87,7 @@ Page {
                     required ttftP50
                     required ttftP90
                     required outage
+                    required tlsInsecure
                     Layout.fillWidth: true
                     Layout.preferredWidth: 280
                 }

@@ -73,6 +73,18 @@ TEST(ChannelTilesModelTest, AbsentPercentilesAreMinusOneAndOutageIsShown)
     EXPECT_EQ(roleAt(model, 0, ChannelTilesModel::OutageRole).toString(), "503 for 30 s");
 }
 
+TEST(ChannelTilesModelTest, AChannelThatSkipsTlsChecksSaysSo)
+{
+    ChannelTilesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    service::ChannelTile insecure = tile("b");
+    insecure.tlsInsecure = true;
+    model.apply(snapshot(0, {tile("a"), insecure}));
+    EXPECT_FALSE(roleAt(model, 0, ChannelTilesModel::TlsInsecureRole).toBool());
+    EXPECT_TRUE(roleAt(model, 1, ChannelTilesModel::TlsInsecureRole).toBool());
+    EXPECT_TRUE(model.roleNames().values().contains("tlsInsecure"));
+}
+
 TEST(ChannelTilesModelTest, ChannelsAddedRemovedAndReorderedKeepTheirRates)
 {
     ChannelTilesModel model;

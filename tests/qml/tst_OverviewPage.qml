@@ -7,10 +7,10 @@ Item {
 
     ListModel {
         id: tiles
-        ListElement { channelId: "deepseek-main"; provider: "deepseek"; healthState: "healthy"; inFlight: 1; capacity: 16; queued: 0; requestsPerSecond: 1.5; errorRate: 0; ttftP50: 300; ttftP90: 600; outage: "" }
-        ListElement { channelId: "cloudru"; provider: "cloudru"; healthState: "simulated_down"; inFlight: 0; capacity: 8; queued: 0; requestsPerSecond: 0.5; errorRate: 1; ttftP50: -1; ttftP90: -1; outage: "503 for 30 s" }
-        ListElement { channelId: "yandex"; provider: "yandex"; healthState: "healthy"; inFlight: 2; capacity: 8; queued: 1; requestsPerSecond: 2; errorRate: 0.02; ttftP50: 250; ttftP90: 500; outage: "" }
-        ListElement { channelId: "mws"; provider: "mws"; healthState: "degraded"; inFlight: 0; capacity: 4; queued: 0; requestsPerSecond: 0; errorRate: 0; ttftP50: -1; ttftP90: -1; outage: "" }
+        ListElement { channelId: "deepseek-main"; provider: "deepseek"; healthState: "healthy"; inFlight: 1; capacity: 16; queued: 0; requestsPerSecond: 1.5; errorRate: 0; ttftP50: 300; ttftP90: 600; outage: ""; tlsInsecure: false }
+        ListElement { channelId: "cloudru"; provider: "cloudru"; healthState: "simulated_down"; inFlight: 0; capacity: 8; queued: 0; requestsPerSecond: 0.5; errorRate: 1; ttftP50: -1; ttftP90: -1; outage: "503 for 30 s"; tlsInsecure: true }
+        ListElement { channelId: "yandex"; provider: "yandex"; healthState: "healthy"; inFlight: 2; capacity: 8; queued: 1; requestsPerSecond: 2; errorRate: 0.02; ttftP50: 250; ttftP90: 500; outage: ""; tlsInsecure: false }
+        ListElement { channelId: "mws"; provider: "mws"; healthState: "degraded"; inFlight: 0; capacity: 4; queued: 0; requestsPerSecond: 0; errorRate: 0; ttftP50: -1; ttftP90: -1; outage: ""; tlsInsecure: false }
     }
     ListModel {
         id: feed
@@ -93,6 +93,24 @@ Item {
             mouseClick(list.itemAtIndex(0))
             compare(activated.count, 1)
             compare(activated.signalArguments[0][0], "r2")
+        }
+
+        // A chain longer than the feed is wide wraps onto more lines; its row grows to hold them.
+        function test_longFeedLinesWrapInsteadOfBeingCut() {
+            const hop = "cloudru 503 → yandex 429 → mws timeout after 15000 ms → anthropic-sim 503 → "
+            const chain = hop + hop + hop + "deepseek-main ok, 15812 ms"
+            feed.insert(0, { requestId: "r3", time: "12:00:03", modelId: "deepseek/deepseek-v4-flash", summary: chain, status: 200 })
+            const list = findChild(page, "feedList")
+            list.positionViewAtBeginning()
+            tryVerify(() => list.itemAtIndex(0) && findChild(list.itemAtIndex(0), "feedSummary").text === chain)
+            const row = list.itemAtIndex(0)
+            const summary = findChild(row, "feedSummary")
+            verify(summary.width > 0 && summary.width < 900, "feed width " + summary.width)
+            // Layouts settle on the next polish.
+            tryVerify(() => summary.lineCount > 1, 2000, "lines: " + summary.lineCount + ", width " + summary.width + ", text " + summary.implicitWidth)
+            verify(!summary.truncated)
+            tryVerify(() => row.height >= summary.height + 14, 2000, row.height + " < " + summary.height)
+            feed.remove(0)
         }
     }
 }

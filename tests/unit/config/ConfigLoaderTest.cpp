@@ -415,3 +415,36 @@ TEST(ConfigLoaderTest, ErrorToStringLeavesOutWhatIsUnknown)
     EXPECT_EQ((ConfigError{"c.yaml", 3, 0, "", "bad"}).toString(), "c.yaml:3: bad");
     EXPECT_EQ((ConfigError{"c.yaml", 0, 0, "", "cannot read"}).toString(), "c.yaml: cannot read");
 }
+
+namespace {
+
+TEST(ConfigLoaderTest, ChannelTransportSettingsAreRead)
+{
+    const Config config = loadOk(R"yaml(channels:
+  - id: azure
+    provider: azure-openai
+    base_url: https://res.openai.azure.com/openai/v1
+    auth: api-key
+    tls: {ca_file: /etc/company-ca.pem, insecure: true}
+    proxy: http://proxy.example:3128
+    probe_interval_s: 300
+  - id: plain
+    provider: p
+    base_url: http://127.0.0.1:11434/v1
+)yaml");
+    ASSERT_EQ(config.channels.size(), 2u);
+    const Channel &azure = config.channels[0];
+    EXPECT_EQ(azure.auth.toStdString(), "api-key");
+    EXPECT_EQ(azure.tls.caFile.toStdString(), "/etc/company-ca.pem");
+    EXPECT_TRUE(azure.tls.insecure);
+    EXPECT_EQ(azure.proxy.toStdString(), "http://proxy.example:3128");
+    EXPECT_EQ(azure.probeIntervalS, 300);
+    const Channel &plain = config.channels[1];
+    EXPECT_TRUE(plain.auth.isEmpty());
+    EXPECT_TRUE(plain.tls.caFile.isEmpty());
+    EXPECT_FALSE(plain.tls.insecure);
+    EXPECT_TRUE(plain.proxy.isEmpty());
+    EXPECT_EQ(plain.probeIntervalS, 0);
+}
+
+} // namespace

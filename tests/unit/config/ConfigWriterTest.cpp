@@ -205,6 +205,27 @@ TEST(ConfigWriter, OptionalFieldsAbsentStayAbsent)
     expectRoundTrip(c);
 }
 
+TEST(ConfigWriter, ChannelTransportSettingsRoundTrip)
+{
+    Config c = minimal();
+    c.channels[0].auth = QStringLiteral("api-key");
+    c.channels[0].tls.caFile = QStringLiteral("/etc/ca.pem");
+    c.channels[0].tls.insecure = true;
+    c.channels[0].proxy = QStringLiteral("http://127.0.0.1:3128");
+    c.channels[0].probeIntervalS = 60;
+    for (const QByteArray &doc : {yaml(c), json(c)})
+        EXPECT_TRUE(doc.contains("insecure") && doc.contains("proxy") && doc.contains("probe_interval_s"))
+            << doc.toStdString();
+    expectRoundTrip(c);
+}
+
+TEST(ConfigWriter, DefaultTransportSettingsAreNotWritten)
+{
+    for (const QByteArray &doc : {yaml(minimal()), json(minimal())})
+        for (const char *field : {"auth", "tls", "proxy", "probe_interval_s"})
+            EXPECT_FALSE(doc.contains(field)) << field << " in " << doc.toStdString();
+}
+
 TEST(ConfigWriter, LogSettingsRoundTrip)
 {
     Config c = minimal();
