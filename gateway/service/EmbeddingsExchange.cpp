@@ -1,5 +1,7 @@
 #include "service/EmbeddingsExchange.h"
 
+#include "service/ChannelTransport.h"
+
 #include "core/SecretRedaction.h"
 #include "service/AttemptReplies.h"
 #include "service/ErrorReply.h"
@@ -199,6 +201,7 @@ void EmbeddingsExchange::sendAttempt(const PlannedAttempt &attempt)
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
+    applyChannel(channel, credential, request);
 
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_report.started(attempt);
