@@ -131,7 +131,9 @@ TEST_F(PostgresStoreTest, AdmissionCountsEveryGatewaysReservationsAndChargesEndT
     EXPECT_EQ(b->reserve(reservation(2, 4, 10)), SharedAdmission::InsufficientBalance);
 
     a->releaseReservation(2);
-    ASSERT_TRUE(sy::test::waitUntil([&] { return b->reserve(reservation(3, 4, 10)) == SharedAdmission::Admitted; }));
+    bool admitted = false;  // the predicate reserves: evaluated until it first succeeds, never again
+    ASSERT_TRUE(sy::test::waitUntil(
+        [&] { return admitted = admitted || b->reserve(reservation(3, 4, 10)) == SharedAdmission::Admitted; }));
     StoredLedgerEntry settled = charge(1, QStringLiteral("req_a"), 9);
     settled.reservation = 1;  // a's first: 10 − 9 charged − b's two reservations of 4 ≤ 0
     ASSERT_TRUE(a->commitLedger(settled));
