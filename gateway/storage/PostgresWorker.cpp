@@ -451,6 +451,7 @@ void PostgresWorker::renewLeases()
 
 std::optional<StoredConfigVersion> PostgresWorker::configVersion()
 {
+    commitPending();  // this gateway's own edit first: the version read is then the latest word
     if (!ensureConnected())
         return std::nullopt;
     QSqlQuery query(m_db);
