@@ -11,7 +11,8 @@
 // with commitLedger(), which returns only once the entry is committed; a ledger charge is booked
 // at most once per request id, so a repeated write never double-books.
 //
-// Thread: every method may be called from any thread except the store's own. Reads block the
+// Thread: every method may be called from any thread except the store's own (there, only from
+// the work given to post(), which may call the reads). Reads block the
 // caller until the store's thread answers: use them at start and from the admin API, never on the
 // request path. Reads see every write queued before them (they commit the queue first).
 #include "storage/StoredTypes.h"
