@@ -1,6 +1,7 @@
 #include "billing/Ledger.h"
 
 #include "billing/LedgerJournal.h"
+#include "billing/SharedMoney.h"
 
 #include <algorithm>
 
@@ -8,6 +9,7 @@ namespace sy::billing {
 
 Ledger::Ledger(const Clock &clock, std::optional<Nanos> openingBalance)
     : m_clock(clock)
+    , m_opening(openingBalance.value_or(0))
     , m_balance(openingBalance.value_or(0))
     , m_metered(openingBalance.has_value())
 {
@@ -16,10 +18,24 @@ Ledger::Ledger(const Clock &clock, std::optional<Nanos> openingBalance)
 std::variant<ReservationId, AdmissionRefusal> Ledger::tryAdmit(const QString &keyName,
                                                                std::optional<Nanos> keySpendLimit, Nanos estimate)
 {
+    if (m_shared) {
+        const ReservationId id = m_lastReservation + 1;
+        const std::optional<Nanos> opening = m_metered ? std::optional(m_opening) : std::nullopt;
+        switch (m_shared->reserve(id, keyName, keySpendLimit, std::max<Nanos>(estimate, 0), opening)) {
+        case SharedMoney::Verdict::Admitted:
+            break;
+        case SharedMoney::Verdict::InsufficientBalance:
+            return AdmissionRefusal::InsufficientBalance;
+        case SharedMoney::Verdict::SpendLimitReached:
+            return AdmissionRefusal::SpendLimitReached;
+        case SharedMoney::Verdict::Unavailable:
+            return AdmissionRefusal::MoneyUnavailable;
+        }
+    }
     // Strictly above zero, after what is already promised to requests in flight.
-    if (m_metered && addSaturating(m_balance, -reservedInFlight()) <= 0)
+    else if (m_metered && addSaturating(m_balance, -reservedInFlight()) <= 0)
         return AdmissionRefusal::InsufficientBalance;
-    if (keySpendLimit) {
+    if (keySpendLimit && !m_shared) {
         const Nanos used = addSaturating(keySpent(keyName), keyReservedInFlight(keyName));
         if (addSaturating(*keySpendLimit, -used) <= 0)
             return AdmissionRefusal::SpendLimitReached;
@@ -63,18 +79,26 @@ bool Ledger::settle(ReservationId id, LedgerEntry charge)
     std::optional<Reservation> reservation = take(id);
     if (!reservation)
         return false;
-    if (charge.amount <= 0)
+    if (charge.amount <= 0) {
+        if (m_shared)
+            m_shared->release(id);
         return true;  // free: nothing to book
+    }
 
     charge.kind = LedgerEntry::Kind::Charge;
     charge.keyName = reservation->keyName;
+    charge.reservation = id;
     book(std::move(charge));
     return true;
 }
 
 bool Ledger::release(ReservationId id)
 {
-    return take(id).has_value();
+    if (!take(id))
+        return false;
+    if (m_shared)
+        m_shared->release(id);
+    return true;
 }
 
 bool Ledger::topUp(Nanos amount, const QString &note)
@@ -126,7 +150,8 @@ int Ledger::publishPending()
             if (it != m_keyUnpublished.end() && (*it = std::max<Nanos>(*it - next.amount, 0)) == 0)
                 m_keyUnpublished.erase(it);
         }
-        apply(next);
+        if (!m_shared)
+            apply(next);  // shared: it comes back from the database with its sequence (restore)
         m_unpublished.pop_front();
     }
     if (m_unpublished.empty()) {

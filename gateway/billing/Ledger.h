@@ -41,6 +41,7 @@ namespace sy::billing {
 enum class AdmissionRefusal {
     InsufficientBalance,  // "Insufficient balance. Top up at the dashboard."
     SpendLimitReached,    // "This API key has reached its spend limit."
+    MoneyUnavailable,     // shared mode: the shared database did not answer (503, retry shortly)
 };
 
 struct LedgerEntry {
@@ -57,11 +58,13 @@ struct LedgerEntry {
     qint64 completionTokens = 0;
     Nanos amount = 0;          // ≥ 0 for both kinds: a charge lowers the balance, a top-up raises it
     QString note;
+    quint64 reservation = 0;   // stamped by the ledger on a charge: the reservation it ends
 };
 
 using ReservationId = quint64;  // 0 is never issued
 
 class LedgerJournal;
+class SharedMoney;
 
 class Ledger {
 public:
@@ -77,6 +80,14 @@ public:
     // unpublished (0: everything booked is visible).
     int publishPending();
     int unpublishedCount() const { return int(m_unpublished.size()); }
+
+    // Shared mode (SharedMoney.h): admission is decided by `shared` over every gateway's money,
+    // and an entry the journal committed is not applied here at once: the entries of every
+    // gateway, this one's included, come back in the database's order through restore(), which
+    // then also serves to follow the others' bookings. Not owned; must outlive the ledger or be
+    // unset first. Set it before any request is admitted, together with a journal.
+    void setShared(SharedMoney *shared) { m_shared = shared; }
+    bool isShared() const { return m_shared != nullptr; }
 
     // At a request's start. Checks the balance first, then the key's spend limit (nullopt: none).
     // Admitted → a new reservation of `estimate` nanos (negative counts as 0) for `keyName`.
@@ -98,6 +109,8 @@ public:
     // Replays entries booked by an earlier run (from persistent storage), in sequence order,
     // before any request is admitted: balance and per-key spend follow them, and new entries get
     // sequence numbers above the highest replayed one. Replayed entries are not journalled.
+    // Entries at or below lastSequence() are skipped, so in shared mode it is called again with
+    // what the database booked since (any time, also while requests run).
     void restore(const std::vector<LedgerEntry> &entries);
 
     Nanos balance() const { return m_balance; }
@@ -133,6 +146,7 @@ private:
     void apply(const LedgerEntry &entry);
 
     const Clock &m_clock;
+    Nanos m_opening;   // the opening balance (0 when unmetered)
     Nanos m_balance;
     bool m_metered = true;
     Nanos m_reserved = 0;
@@ -142,6 +156,7 @@ private:
     QHash<QString, Nanos> m_keySpent;
     std::vector<LedgerEntry> m_entries;
     LedgerJournal *m_journal = nullptr;
+    SharedMoney *m_shared = nullptr;
     quint64 m_lastStamped = 0;                 // the highest sequence issued, published or not
     std::deque<LedgerEntry> m_unpublished;      // stamped, not yet committed; in sequence order
     Nanos m_unpublishedCharges = 0;             // sum of the unpublished charges

@@ -67,6 +67,7 @@ bool GatewayBoot::openDatabase(QString &error)
         return false;
     }
     m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
+    m_databasePath = m_store->path();   // a PostgreSQL address without its password, for messages
     m_config = m_store->takeConfig();
     applyListenOverride(m_config);   // an override lasts one run; the stored address is kept
     return true;

@@ -135,25 +135,42 @@ void AdminApi::handleRequests(Call &call)
                 json.insert("content", content->toJson());
             return json;
         };
+        // The store is read on its own thread (Store::post): a shared database is a network round
+        // trip away, and the gateway thread must not wait for it. `later` answers then.
+        auto later = std::make_shared<Call>(Call{call.request, call.sink, call.path, std::exchange(call.answer, nullptr)});
         if (const std::optional<RequestRecord> record = log.find(id)) {
             std::optional<RequestContent> content;
             if (record->content)
                 content = *record->content;
-            else if (record->contentInStoreOnly && store)
-                if (const std::optional<storage::StoredRequest> stored = store->request(id))
-                    content = RequestContent::fromJsonBytes(stored->content);
-            return call.reply(200, withContent(record->toJson(), content));
+            if (content || !record->contentInStoreOnly || !store)
+                return later->reply(200, withContent(record->toJson(), content));
+            QJsonObject json = record->toJson();
+            store->post([store, id, later, json, withContent]() -> std::function<void()> {
+                const std::optional<storage::StoredRequest> stored = store->request(id);
+                return [later, json, withContent, stored] {
+                    std::optional<RequestContent> content;
+                    if (stored)
+                        content = RequestContent::fromJsonBytes(stored->content);
+                    later->reply(200, withContent(json, content));
+                };
+            });
+            return;
         }
         // Older than what memory keeps (or from an earlier run): the database has it.
-        if (store) {
-            if (const std::optional<storage::StoredRequest> stored = store->request(id)) {
+        if (!store)
+            return later->fail(404, QStringLiteral("No request %1 in the log.").arg(later->path.at(1)));
+        store->post([store, id, later, withContent]() -> std::function<void()> {
+            const std::optional<storage::StoredRequest> stored = store->request(id);
+            return [later, withContent, stored] {
+                if (!stored)
+                    return later->fail(404, QStringLiteral("No request %1 in the log.").arg(later->path.at(1)));
                 if (stored->content.isEmpty())
-                    return call.replyRaw(200, "application/json", stored->json);
-                return call.reply(200, withContent(QJsonDocument::fromJson(stored->json).object(),
-                                                   RequestContent::fromJsonBytes(stored->content)));
-            }
-        }
-        return call.fail(404, QStringLiteral("No request %1 in the log.").arg(call.path.at(1)));
+                    return later->replyRaw(200, "application/json", stored->json);
+                later->reply(200, withContent(QJsonDocument::fromJson(stored->json).object(),
+                                              RequestContent::fromJsonBytes(stored->content)));
+            };
+        });
+        return;
     }
     const QUrlQuery &q = call.request.query;
     RequestFilter filter;
@@ -177,23 +194,30 @@ void AdminApi::handleRequests(Call &call)
         out.append(r.toJson());
         seen.insert(r.id);
     }
-    // Memory holds the newest requests; the database the rest (and the runs before this one).
-    if (store && out.size() < filter.limit) {
-        storage::StoredRequestFilter stored;
-        stored.keyName = filter.keyName;
-        stored.model = filter.model;
-        stored.status = filter.status;
-        stored.failedOnly = filter.failedOnly.value_or(false);
-        stored.failedOver = filter.failedOver;
-        stored.limit = filter.limit;
-        for (const storage::StoredRequest &r : store->queryRequests(stored)) {
-            if (out.size() >= filter.limit)
-                break;
-            if (!seen.contains(r.id))
-                out.append(QJsonDocument::fromJson(r.json).object());
-        }
-    }
-    call.reply(200, out);
+    // Memory holds the newest requests; the database the rest (and the runs before this one),
+    // read on the store's thread (see above).
+    if (!store || out.size() >= filter.limit)
+        return call.reply(200, out);
+    storage::StoredRequestFilter stored;
+    stored.keyName = filter.keyName;
+    stored.model = filter.model;
+    stored.status = filter.status;
+    stored.failedOnly = filter.failedOnly.value_or(false);
+    stored.failedOver = filter.failedOver;
+    stored.limit = filter.limit;
+    auto later = std::make_shared<Call>(Call{call.request, call.sink, call.path, std::exchange(call.answer, nullptr)});
+    store->post([store, stored, later, out, seen, limit = filter.limit]() -> std::function<void()> {
+        std::vector<storage::StoredRequest> rows = store->queryRequests(stored);
+        return [later, out, seen, limit, rows = std::move(rows)]() mutable {
+            for (const storage::StoredRequest &r : rows) {
+                if (out.size() >= limit)
+                    break;
+                if (!seen.contains(r.id))
+                    out.append(QJsonDocument::fromJson(r.json).object());
+            }
+            later->reply(200, out);
+        };
+    });
 }
 
 void AdminApi::handleLedger(Call &call)

@@ -95,6 +95,15 @@ bool AdmissionGate::tryOnce(Waiter &waiter)
     if (r.key.spendLimit)
         spendLimit = billing::fromCurrency(*r.key.spendLimit);
     auto admitted = m_state.ledger.tryAdmit(r.key.name, spendLimit, r.estimate);
+    if (auto *refusal = std::get_if<billing::AdmissionRefusal>(&admitted);
+        refusal && *refusal == billing::AdmissionRefusal::MoneyUnavailable) {
+        // Shared mode, the database away: nothing reserved, so nothing may run (it could overspend).
+        refuse(waiter, ErrorReply{503, QStringLiteral("The workspace database is unreachable, so the balance cannot be "
+                                                      "checked. Retry shortly."),
+                                  "database_unavailable", {}, 1},
+               "database_unavailable");
+        return true;
+    }
     if (auto *refusal = std::get_if<billing::AdmissionRefusal>(&admitted)) {
         const bool balance = *refusal == billing::AdmissionRefusal::InsufficientBalance;
         refuse(waiter, ErrorReply{402, balance ? QStringLiteral("Insufficient balance. Top up at the dashboard.")

@@ -1,7 +1,8 @@
 #pragma once
 // AdmissionGate: SPEC §8's checks at the start of a request, in order — the key breaker, the
 // key's RPM and concurrency limits (waiting up to `key_limit_wait_s` for room), then balance and
-// spend limit (reserving the request's estimate). Every refusal is an ErrorReply in the OpenAI
+// spend limit (reserving the request's estimate; in shared mode in the database, and a 503 when
+// it does not answer). Every refusal is an ErrorReply in the OpenAI
 // shape and is counted under a stable reason name.
 //
 // Thread: the gateway thread. `done` is called exactly once — possibly from inside admit() —

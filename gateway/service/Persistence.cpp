@@ -34,6 +34,7 @@ storage::StoredLedgerEntry toStored(const billing::LedgerEntry &e)
     s.completionTokens = e.completionTokens;
     s.amountNanos = e.amount;
     s.note = e.note;
+    s.reservation = e.reservation;
     return s;
 }
 
@@ -110,17 +111,117 @@ Persistence::Persistence(GatewayService &gateway, storage::Store &store, storage
     connect(&gateway, &GatewayService::configApplied, this, &Persistence::applyRetention);
     applyRetention();
     m_vaulting.adopt(gateway.workspace()->config());
+    if (store.isShared()) {
+        gateway.state().ledger.setShared(this);
+        m_configVersion = store.configVersion().value_or(storage::StoredConfigVersion{}).version;
+        m_sharedPoll.setInterval(500);
+        connect(&m_sharedPoll, &QTimer::timeout, this, &Persistence::pollShared);
+        m_sharedPoll.start();
+    }
 }
 
 Persistence::~Persistence()
 {
-    if (m_gatewayAlive)
+    if (m_gatewayAlive) {
         m_gateway.state().ledger.setJournal(nullptr);
+        m_gateway.state().ledger.setShared(nullptr);
+    }
+}
+
+billing::SharedMoney::Verdict Persistence::reserve(quint64 id, const QString &keyName,
+                                                   std::optional<billing::Nanos> keySpendLimit, billing::Nanos estimate,
+                                                   std::optional<billing::Nanos> openingBalance)
+{
+    switch (m_store.reserve(storage::StoredReservation{id, keyName, estimate, openingBalance, keySpendLimit})) {
+    case storage::SharedAdmission::Admitted:
+        return Verdict::Admitted;
+    case storage::SharedAdmission::InsufficientBalance:
+        return Verdict::InsufficientBalance;
+    case storage::SharedAdmission::SpendLimitReached:
+        return Verdict::SpendLimitReached;
+    case storage::SharedAdmission::Unavailable:
+        break;
+    }
+    return Verdict::Unavailable;
+}
+
+void Persistence::release(quint64 id)
+{
+    m_store.releaseReservation(id);
+}
+
+void Persistence::pollShared()
+{
+    if (m_pollInFlight) {
+        m_pollAgain = true;
+        return;
+    }
+    m_pollInFlight = true;
+    storage::Store *store = &m_store;
+    const quint64 after = m_gateway.state().ledger.lastSequence();
+    const qint64 known = m_configVersion;
+    const quint64 edits = m_localEdits;
+    QPointer<Persistence> self(this);
+    // On the store's thread: the reads there do not block the gateway thread.
+    m_store.post([store, after, known, edits, self]() -> std::function<void()> {
+        std::vector<storage::StoredLedgerEntry> entries = store->ledgerEntries(after);
+        const std::optional<storage::StoredConfigVersion> version = store->configVersion();
+        std::optional<QByteArray> document;
+        if (version && version->version != known && !version->writtenHere)
+            document = store->loadConfig();
+        const qint64 seen = version ? version->version : known;
+        return [self, entries = std::move(entries), document = std::move(document), seen, edits]() mutable {
+            if (self)  // on the gateway thread, where this object is destroyed
+                self->applySharedChanges(std::move(entries), std::move(document), seen, edits);
+        };
+    });
+}
+
+void Persistence::applySharedChanges(std::vector<storage::StoredLedgerEntry> entries, std::optional<QByteArray> document,
+                                     qint64 version, quint64 editsWhenAsked)
+{
+    m_pollInFlight = false;
+    if (!m_gatewayAlive)
+        return;
+    if (!entries.empty()) {
+        std::vector<billing::LedgerEntry> converted;
+        converted.reserve(entries.size());
+        for (const storage::StoredLedgerEntry &stored : entries)
+            converted.push_back(fromStored(stored));
+        m_gateway.state().ledger.restore(converted);
+    }
+    // An edit made here since the question was asked is newer than what came back; it is being
+    // stored now, and the other gateways will take it.
+    if (m_localEdits == editsWhenAsked) {
+        if (document) {
+            config::LoadResult loaded = config::loadConfigText(*document, QStringLiteral("<database>"), QProcessEnvironment());
+            if (!loaded.config) {
+                qCWarning(lcPersistence).noquote() << "the configuration another gateway stored does not load, kept the running one:"
+                                                   << loaded.errors.front().toString();
+            } else {
+                config::Config config = std::move(*loaded.config);
+                m_vaulting.resolve(config);
+                // Every gateway listens where it was started.
+                const config::Config &running = m_gateway.workspace()->config();
+                config.listenHost = running.listenHost;
+                config.listenPort = running.listenPort;
+                m_applyingShared = true;
+                m_gateway.applyConfig(std::move(config));
+                m_applyingShared = false;
+                qCInfo(lcPersistence) << "applied the configuration another gateway stored (version" << version << ")";
+            }
+        }
+        m_configVersion = version;
+    }
+    if (std::exchange(m_pollAgain, false))
+        pollShared();
 }
 
 bool Persistence::commit(const billing::LedgerEntry &entry)
 {
     const bool committed = m_store.commitLedger(toStored(entry));
+    if (committed && m_store.isShared())
+        QTimer::singleShot(0, this, &Persistence::pollShared);  // shown once the database numbered it
     if (!committed) {
         qCWarning(lcPersistence).noquote() << "ledger entry" << entry.sequence << "not committed, kept unpublished:"
                                            << m_store.stats().lastError;
@@ -178,6 +279,9 @@ void Persistence::keepStoredListen(const QString &host, quint16 port)
 
 void Persistence::persistConfig()
 {
+    if (m_applyingShared)
+        return;  // another gateway's document, stored already
+    ++m_localEdits;
     const config::Config &running = m_gateway.workspace()->config();
     std::optional<config::Config> stored;
     if (m_listenOverride && running.listenHost == m_listenOverride->runningHost

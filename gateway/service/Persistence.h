@@ -9,9 +9,18 @@
 // (settings log_retention_days / log_retention_count) to the store and to the in-memory log at
 // construction and after every applied configuration.
 //
+// Shared mode (a store several gateways use: Store::isShared()): the ledger decides admission in
+// the database (billing/SharedMoney.h, implemented here on the store), and twice a second this
+// object asks the store — on the store's thread, never blocking the gateway thread — for what
+// the other gateways changed: ledger entries booked since the last one seen (the balance and
+// each key's spend follow the database) and a configuration document written by another gateway,
+// which is then applied here (without being stored again). So an edit made through any gateway
+// reaches every other within about a second.
+//
 // Thread: the gateway thread. The store must outlive this object; the gateway may go first (the
 // ledger is detached from this journal when this object is destroyed while the gateway lives).
 #include "billing/LedgerJournal.h"
+#include "billing/SharedMoney.h"
 #include "config/ConfigLoader.h"
 #include "service/CredentialVaulting.h"
 #include "storage/CredentialVault.h"
@@ -40,7 +49,7 @@ std::variant<config::Config, QString> configurationFromStore(storage::Store &sto
                                                              bool *fromStore = nullptr,
                                                              storage::CredentialVault *vault = nullptr);
 
-class Persistence : public QObject, private billing::LedgerJournal {
+class Persistence : public QObject, private billing::LedgerJournal, private billing::SharedMoney {
     Q_OBJECT
 public:
     // `vault`: the same as given to configurationFromStore(), or null (credentials in the
@@ -62,6 +71,14 @@ public:
 private:
     // LedgerJournal: commits `entry` to the store and waits; true once it is durable.
     bool commit(const billing::LedgerEntry &entry) override;
+    // SharedMoney: admission and releases in the shared database.
+    Verdict reserve(quint64 id, const QString &keyName, std::optional<billing::Nanos> keySpendLimit,
+                    billing::Nanos estimate, std::optional<billing::Nanos> openingBalance) override;
+    void release(quint64 id) override;
+    // Shared mode: asks the store (on its thread) what other gateways changed; at most one at a time.
+    void pollShared();
+    void applySharedChanges(std::vector<storage::StoredLedgerEntry> entries, std::optional<QByteArray> document,
+                            qint64 version, quint64 editsWhenAsked);
     void onRequestFinished(const RequestRecord &record);
     void retryUnpublishedLedger();
     void persistConfig();
@@ -74,6 +91,13 @@ private:
     QTimer m_ledgerRetry;  // runs while the ledger holds entries the store did not commit
     struct ListenOverride { QString storedHost; quint16 storedPort; QString runningHost; quint16 runningPort; };
     std::optional<ListenOverride> m_listenOverride;
+    // Shared mode.
+    QTimer m_sharedPoll;
+    bool m_pollInFlight = false;
+    bool m_pollAgain = false;          // asked again while one was in flight
+    qint64 m_configVersion = 0;        // the stored document this gateway runs (or wrote)
+    quint64 m_localEdits = 0;          // configurations applied here since start
+    bool m_applyingShared = false;     // applying another gateway's document: do not store it again
 };
 
 } // namespace sy::service

@@ -3,6 +3,7 @@
 #include "service/CredentialVaulting.h"
 #include "service/GatewayService.h"
 #include "service/Persistence.h"
+#include "storage/PostgresStore.h"
 #include "storage/SqliteStore.h"
 
 #include <QDir>
@@ -27,6 +28,22 @@ QString refusal(const QString &path, const QString &reason)
     const QString what = reason.contains(path) ? QStringLiteral("Cannot use the database: %1").arg(reason)
                                                : QStringLiteral("Cannot use the database %1: %2").arg(file, reason);
     return QStringLiteral("%1\n%2").arg(what, hint);
+}
+
+QString postgresRefusal(const QString &reason)
+{
+    QString hint;
+    if (reason.contains(QLatin1String("newer")))
+        hint = QStringLiteral("Run the newer Switchyard that upgraded this database (every gateway on one database needs "
+                              "that version or a later one), or point `database` at another database.");
+    else if (reason.contains(QLatin1String("password")) || reason.contains(QLatin1String("authentication")))
+        hint = QStringLiteral("Check the user and password in `database` (postgres://user:password@host:port/database).");
+    else if (reason.contains(QLatin1String("does not exist")))
+        hint = QStringLiteral("Create the database first (createdb NAME) or point `database` at an existing one.");
+    else
+        hint = QStringLiteral("Check that the PostgreSQL server is running and reachable at the host and port in "
+                              "`database`, or start with --database FILE to use a local SQLite file.");
+    return QStringLiteral("%1\n%2").arg(reason, hint);
 }
 
 } // namespace
@@ -68,27 +85,38 @@ QString removeDatabaseFiles(const QString &path)
 std::variant<std::unique_ptr<StoreSetup>, QString> StoreSetup::open(const StoreChoice &choice, config::Config seed)
 {
     const QString &path = choice.path;
-    if (path.startsWith(QLatin1String("postgres:")) || path.startsWith(QLatin1String("postgresql:"))) {
-        // The address is not echoed: it may carry a password.
-        return QStringLiteral("PostgreSQL is not supported yet; use a SQLite file path for `database` in the "
-                              "configuration (or start with --database FILE).");
-    }
     if (path.isEmpty())
         return QStringLiteral("No database file given; use a SQLite file path for `database` (or --database FILE).");
 
-    auto opened = storage::SqliteStore::open(path);
-    if (auto *message = std::get_if<QString>(&opened))
-        return refusal(path, *message);
+    std::unique_ptr<storage::Store> store;
+    QString shownPath = path;
+    const bool shared = storage::isPostgresUrl(path);
+    if (shared) {
+        const auto address = storage::parsePostgresUrl(path);
+        if (const QString *message = std::get_if<QString>(&address))
+            return QStringLiteral("Cannot use the database: %1").arg(*message);
+        const storage::PostgresAddress &parsed = std::get<storage::PostgresAddress>(address);
+        shownPath = parsed.redacted();  // never the password
+        auto opened = storage::PostgresStore::open(parsed);
+        if (auto *message = std::get_if<QString>(&opened))
+            return postgresRefusal(*message);
+        store = std::get<std::unique_ptr<storage::PostgresStore>>(std::move(opened));
+    } else {
+        auto opened = storage::SqliteStore::open(path);
+        if (auto *message = std::get_if<QString>(&opened))
+            return refusal(path, *message);
+        store = std::get<std::unique_ptr<storage::SqliteStore>>(std::move(opened));
+    }
 
     std::unique_ptr<StoreSetup> setup(new StoreSetup);
-    setup->m_path = path;
-    setup->m_store = std::get<std::unique_ptr<storage::SqliteStore>>(std::move(opened));
+    setup->m_path = shownPath;
+    setup->m_store = std::move(store);
     setup->m_simulatorUrl = choice.simulatorUrl;
-    if (choice.simulatorUrl.isEmpty())
+    if (choice.simulatorUrl.isEmpty() && !shared)
         setup->m_vault = openCredentialVault();
     auto chosen = configurationFromStore(*setup->m_store, std::move(seed), &setup->m_fromStore, setup->m_vault.get());
     if (auto *message = std::get_if<QString>(&chosen))
-        return refusal(path, *message);
+        return shared ? postgresRefusal(*message) : refusal(path, *message);
     setup->m_config = std::get<config::Config>(std::move(chosen));
     if (!choice.simulatorUrl.isEmpty() && setup->m_fromStore) {
         const QString previous = setup->m_store->meta(kSimulatorUrlMeta).value_or(QString());

@@ -1,12 +1,14 @@
 #pragma once
 // StoreSetup: the database behind a gateway, shared by switchyard-gateway and the desktop app.
-// It opens the SQLite store (which runs its own storage thread), chooses the configuration to run
+// It opens the SQLite store, or the PostgreSQL one for `postgres://…` (each runs its own storage
+// thread), chooses the configuration to run
 // with (the stored one when the database has one: edits made in the dashboard or the admin API
 // live there; else the given seed, which is then stored), and attaches Persistence so that
 // edits, the ledger and the request log reach the file.
 //
 // Provider credentials go to the OS keychain when one answers (openCredentialVault(); see
-// CredentialVaulting.h), else they stay in the database file. The demo workspace never uses the
+// CredentialVaulting.h), else they stay in the database file. A shared PostgreSQL database keeps
+// them in its configuration document: one machine's keychain is not the other gateways'. The demo workspace never uses the
 // keychain: its credentials are the simulator's placeholders, nothing to put in a user's keyring.
 //
 // The demo workspace's simulator listens on a new port at every start: a demo database records
@@ -22,7 +24,7 @@
 #include <memory>
 #include <variant>
 
-namespace sy::storage { class Store; class SqliteStore; }
+namespace sy::storage { class Store; }
 
 namespace sy::service {
 
@@ -49,8 +51,8 @@ QString removeDatabaseFiles(const QString &path);
 class StoreSetup {
 public:
     // Opens `choice.path` and chooses the configuration (see above). A refusal comes back as a
-    // message that names the file, says why and what to do. `postgres://…` is refused: not
-    // supported yet.
+    // message that names the file (or the PostgreSQL address, without its password), says why
+    // — the server's own reason for PostgreSQL — and what to do.
     static std::variant<std::unique_ptr<StoreSetup>, QString> open(const StoreChoice &choice, config::Config seed);
     ~StoreSetup();   // commits what the store has queued, then stops the storage thread
 
@@ -66,6 +68,7 @@ public:
     bool configFromStore() const { return m_fromStore; }
     // Channels moved onto this start's demo simulator (0 when not the demo).
     int rebasedChannels() const { return m_rebased; }
+    // The SQLite file, or the PostgreSQL address without its password.
     const QString &path() const { return m_path; }
     storage::Store &store();
 
@@ -79,7 +82,7 @@ private:
     StoreSetup() = default;
 
     QString m_path;
-    std::unique_ptr<storage::SqliteStore> m_store;
+    std::unique_ptr<storage::Store> m_store;
     std::unique_ptr<storage::CredentialVault> m_vault;   // before m_persistence: it outlives it
     std::unique_ptr<Persistence> m_persistence;
     config::Config m_config;

@@ -1,7 +1,8 @@
 #pragma once
 // Store: the durable state of a workspace — the configuration document, meta values (opening
 // balance, admin token hash), the ledger of charges and top-ups, and the request log.
-// SQLite now (SqliteStore), PostgreSQL later; callers depend only on this interface.
+// SqliteStore (one gateway, a local file) or PostgresStore (several gateways sharing one
+// database: see "Shared mode" below); callers depend only on this interface.
 //
 // Writes other than commitLedger() never make the caller wait on the disk: they are queued and
 // committed in batches by the store's own thread. What was committed (flush() or commitLedger()
@@ -10,11 +11,13 @@
 // with commitLedger(), which returns only once the entry is committed; a ledger charge is booked
 // at most once per request id, so a repeated write never double-books.
 //
-// Thread: every method may be called from any thread except the store's own. Reads block the
+// Thread: every method may be called from any thread except the store's own (there, only from
+// the work given to post(), which may call the reads). Reads block the
 // caller until the store's thread answers: use them at start and from the admin API, never on the
 // request path. Reads see every write queued before them (they commit the queue first).
 #include "storage/StoredTypes.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -61,6 +64,34 @@ public:
     virtual int applyRetention() = 0;
 
     virtual StoreStats stats() const = 0;
+
+    // --- Off the caller's thread. Runs `work` on the store's own thread and then the function it
+    // returns (if any) on the thread that opened the store; returns at once. `work` may call this
+    // store's reads (they do not block there); what it returns runs later, so it must hold values
+    // or guarded pointers (QPointer), not references. A store whose reads are local and short
+    // (SqliteStore) runs both at once on the caller's thread: the default.
+    virtual void post(std::function<std::function<void()>()> work)
+    {
+        if (std::function<void()> then = work())
+            then();
+    }
+
+    // --- Shared mode: a database that several gateways use at once (PostgresStore). A store that
+    // is not shared keeps these defaults and the gateway decides money in its own memory.
+    virtual bool isShared() const { return false; }
+    // Decides `reservation` in the database and, when admitted, holds it under a lease that this
+    // store renews while it is open (a gateway that dies gives its reservations back once the
+    // lease runs out). Blocks for one round trip to the database.
+    virtual SharedAdmission reserve(const StoredReservation &reservation)
+    {
+        (void)reservation;
+        return SharedAdmission::Unavailable;
+    }
+    // Ends reservation `id` without a charge (a charge ends its reservation in commitLedger: see
+    // StoredLedgerEntry::reservation). Queued; retried until the database has it.
+    virtual void releaseReservation(quint64 id) { (void)id; }
+    // The version of the stored configuration document; nothing on a database error.
+    virtual std::optional<StoredConfigVersion> configVersion() { return std::nullopt; }
 };
 
 } // namespace sy::storage

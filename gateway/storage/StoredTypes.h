@@ -32,6 +32,9 @@ struct StoredLedgerEntry {
     qint64 completionTokens = 0;
     qint64 amountNanos = 0;     // ≥ 0 for both kinds, in 1e-9 workspace currency units
     QString note;
+    // Shared mode: the reservation (StoredReservation::id) a charge ends, 0 for none. Not stored;
+    // read back as 0. A store that is not shared ignores it.
+    quint64 reservation = 0;
 
     friend bool operator==(const StoredLedgerEntry &, const StoredLedgerEntry &) = default;
 };
@@ -65,6 +68,32 @@ struct StoredRequestFilter {
                                       // (page by passing the oldest `at` of the previous page;
                                       // requests sharing that exact millisecond are skipped)
     static constexpr int kMaxLimit = 10'000;
+};
+
+// --- Shared mode (a database several gateways use at once: PostgresStore).
+
+// One request's reservation of money, decided in the database over every gateway's reservations
+// (SPEC §8's admission): admitted while the opening balance + top-ups − charges − unexpired
+// reservations is above zero, and likewise the key's spend limit − its charges − its reservations.
+struct StoredReservation {
+    quint64 id = 0;                               // the gateway's reservation id; unique per open store
+    QString keyName;
+    qint64 estimateNanos = 0;
+    std::optional<qint64> openingBalanceNanos;    // the workspace's opening balance; nullopt: unmetered
+    std::optional<qint64> spendLimitNanos;        // the key's spend limit; nullopt: none
+};
+
+enum class SharedAdmission {
+    Admitted,
+    InsufficientBalance,
+    SpendLimitReached,
+    Unavailable,  // the database did not answer: nothing was reserved
+};
+
+// Which write of the configuration document the database holds.
+struct StoredConfigVersion {
+    qint64 version = 0;        // grows with every saveConfig of any gateway; 0: no document
+    bool writtenHere = false;  // the last write came from this store (this gateway)
 };
 
 // Counters of a store since it was opened, for logs, metrics and tests.

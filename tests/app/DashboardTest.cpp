@@ -426,13 +426,13 @@ TEST_F(StartFailureTest, InvalidConfigurationFileNamesTheFileAndLine)
     expectWindowShows(host.error());
 }
 
-TEST_F(StartFailureTest, PostgresDatabaseIsRefusedWithoutEchoingTheAddress)
+TEST_F(StartFailureTest, AnUnreachablePostgresDatabaseIsRefusedWithoutEchoingThePassword)
 {
     sy::app::GatewayStartOptions options = demoOptions();
-    options.databasePath = QStringLiteral("postgres://router:hunter2@db.internal/switchyard");
+    options.databasePath = QStringLiteral("postgres://router:hunter2@127.0.0.1:1/switchyard");
     ASSERT_TRUE(startAndSettle(options));
     ASSERT_FALSE(host.listening());
-    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("PostgreSQL is not supported yet; use a SQLite file path"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("cannot connect to PostgreSQL at postgres://router@127.0.0.1:1/switchyard"));
     EXPECT_THAT(host.error().toStdString(), ::testing::Not(::testing::HasSubstr("hunter2")));
 }
 

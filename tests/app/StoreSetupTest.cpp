@@ -15,6 +15,7 @@ using namespace sy;
 using service::StoreChoice;
 using service::StoreSetup;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -125,9 +126,12 @@ TEST(StoreSetupTest, UnusableDatabasesAreRefusedWithTheFileNamed)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    EXPECT_THAT(refusal({QStringLiteral("postgres://u:secret@h/db"), {}}).toStdString(),
-                HasSubstr("PostgreSQL is not supported yet; use a SQLite file path"));
-    EXPECT_THAT(refusal({QStringLiteral("postgresql://h/db"), {}}).toStdString(), HasSubstr("PostgreSQL is not supported yet"));
+    // A PostgreSQL address is named without its password, with the server's reason.
+    const QString unreachable = refusal({QStringLiteral("postgres://u:secret@127.0.0.1:1/db"), {}});
+    EXPECT_THAT(unreachable.toStdString(), HasSubstr("cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"));
+    EXPECT_THAT(unreachable.toStdString(), HasSubstr("Connection refused"));
+    EXPECT_THAT(unreachable.toStdString(), Not(HasSubstr("secret")));
+    EXPECT_THAT(refusal({QStringLiteral("postgresql://h/db"), {}}).toStdString(), HasSubstr("needs a user and a database name"));
 
     const QString garbage = dir.filePath(QStringLiteral("notes.db"));
     QFile file(garbage);

@@ -1,0 +1,185 @@
+// PostgresStore against a real PostgreSQL 15 (tests/support/PostgresServer): what goes in comes
+// back, two stores on one database share one ledger and one admission, a charge is booked once
+// per request id across them, a newer schema and a wrong address are refused with the server's
+// reason, and a restarted server is picked up without reopening the store.
+#include "StorageTestSupport.h"
+#include "storage/PostgresStore.h"
+#include "support/PostgresServer.h"
+#include "support/Waits.h"
+
+#include <QUuid>
+
+namespace sy::storage::test {
+namespace {
+
+using sy::test::PostgresServer;
+
+class PostgresStoreTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        if (!PostgresServer::unavailableReason().isEmpty())
+            return;
+        s_server = new PostgresServer;
+        if (!s_server->start())
+            ADD_FAILURE() << "PostgreSQL did not start: " << s_server->error().toStdString();
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_server;
+        s_server = nullptr;
+    }
+    void SetUp() override
+    {
+        if (const QString reason = PostgresServer::unavailableReason(); !reason.isEmpty())
+            GTEST_SKIP() << reason.toStdString();
+        ASSERT_TRUE(s_server && s_server->isRunning());
+        m_database = QStringLiteral("t_") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+        ASSERT_TRUE(s_server->createDatabase(m_database)) << s_server->error().toStdString();
+    }
+
+    std::unique_ptr<PostgresStore> open(const QString &query = {})
+    {
+        auto address = parsePostgresUrl(s_server->url(m_database) + query);
+        if (auto *error = std::get_if<QString>(&address)) {
+            ADD_FAILURE() << error->toStdString();
+            return nullptr;
+        }
+        auto opened = PostgresStore::open(std::get<PostgresAddress>(address));
+        if (auto *refusal = std::get_if<QString>(&opened)) {
+            ADD_FAILURE() << "open refused: " << refusal->toStdString();
+            return nullptr;
+        }
+        return std::move(std::get<std::unique_ptr<PostgresStore>>(opened));
+    }
+    QString refusalOf(const QString &url)
+    {
+        auto address = parsePostgresUrl(url);
+        if (auto *error = std::get_if<QString>(&address))
+            return *error;
+        auto opened = PostgresStore::open(std::get<PostgresAddress>(address));
+        if (auto *refusal = std::get_if<QString>(&opened))
+            return *refusal;
+        return {};
+    }
+    static StoredReservation reservation(quint64 id, qint64 estimate, std::optional<qint64> opening,
+                                         std::optional<qint64> spendLimit = std::nullopt)
+    {
+        return StoredReservation{id, QStringLiteral("team-key"), estimate, opening, spendLimit};
+    }
+
+    static inline PostgresServer *s_server = nullptr;
+    QString m_database;
+};
+
+TEST_F(PostgresStoreTest, WhatIsWrittenComesBack)
+{
+    auto store = open();
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->loadConfig(), std::nullopt);
+    store->saveConfig(R"({"currency":"EUR","note":"ü ₽"})");
+    store->setMeta(QStringLiteral("opening"), QStringLiteral("25"));
+    StoredRequest first = request("req_1", baseTime(), QStringLiteral("alice"), QStringLiteral("gpt"), 200, false);
+    StoredRequest second = request("req_2", baseTime().addSecs(5), QStringLiteral("bob"), QStringLiteral("claude"), 502, true);
+    second.content = R"({"messages":[]})";
+    store->appendRequest(first);
+    store->appendRequest(second);
+    ASSERT_TRUE(store->flush()) << store->stats().lastError.toStdString();
+
+    EXPECT_EQ(store->loadConfig(), QByteArray(R"({"currency":"EUR","note":"ü ₽"})"));
+    EXPECT_EQ(store->meta(QStringLiteral("opening")), QStringLiteral("25"));
+    EXPECT_EQ(store->request("req_2"), second);
+    StoredRequest listed = second;
+    listed.content.clear();  // listings leave the contents out
+    EXPECT_EQ(store->queryRequests({}), (std::vector<StoredRequest>{listed, first}));
+    StoredRequestFilter failed;
+    failed.failedOnly = true;
+    EXPECT_EQ(store->queryRequests(failed), (std::vector<StoredRequest>{listed}));
+}
+
+TEST_F(PostgresStoreTest, AChargeIsBookedOncePerRequestAcrossGatewaysAndSequencesAreTheDatabases)
+{
+    auto a = open();
+    auto b = open();
+    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(a->commitLedger(topUp(7, 10'000)));
+    ASSERT_TRUE(a->commitLedger(charge(8, QStringLiteral("req_x"), 1'000)));
+    // The same request charged again by another gateway (or offered again): ignored, not failed.
+    ASSERT_TRUE(b->commitLedger(charge(3, QStringLiteral("req_x"), 1'000)));
+    ASSERT_TRUE(b->commitLedger(charge(4, QStringLiteral("req_y"), 2'000)));
+
+    const std::vector<StoredLedgerEntry> entries = a->ledgerEntries(0);
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[0].sequence, 1u);
+    EXPECT_EQ(entries[0].kind, QLatin1String(kLedgerTopUp));
+    EXPECT_EQ(entries[1].requestId, QStringLiteral("req_x"));
+    EXPECT_EQ(entries[2].sequence, 3u);
+    EXPECT_EQ(entries[2].requestId, QStringLiteral("req_y"));
+    EXPECT_EQ(b->stats().ignoredLedgerEntries, 1u);
+    EXPECT_EQ(b->ledgerEntries(2).size(), 1u);
+}
+
+TEST_F(PostgresStoreTest, AdmissionCountsEveryGatewaysReservationsAndChargesEndThem)
+{
+    auto a = open();
+    auto b = open();
+    ASSERT_TRUE(a && b);
+    // Opening balance 10, estimates of 4: admitted while 10 − reserved > 0.
+    EXPECT_EQ(a->reserve(reservation(1, 4, 10)), SharedAdmission::Admitted);
+    EXPECT_EQ(b->reserve(reservation(1, 4, 10)), SharedAdmission::Admitted);
+    EXPECT_EQ(a->reserve(reservation(2, 4, 10)), SharedAdmission::Admitted);
+    EXPECT_EQ(b->reserve(reservation(2, 4, 10)), SharedAdmission::InsufficientBalance);
+
+    a->releaseReservation(2);
+    bool admitted = false;  // the predicate reserves: evaluated until it first succeeds, never again
+    ASSERT_TRUE(sy::test::waitUntil(
+        [&] { return admitted = admitted || b->reserve(reservation(3, 4, 10)) == SharedAdmission::Admitted; }));
+    StoredLedgerEntry settled = charge(1, QStringLiteral("req_a"), 9);
+    settled.reservation = 1;  // a's first: 10 − 9 charged − b's two reservations of 4 ≤ 0
+    ASSERT_TRUE(a->commitLedger(settled));
+    EXPECT_EQ(a->reserve(reservation(4, 1, 10)), SharedAdmission::InsufficientBalance);
+    // Unmetered: only the spend limit counts (9 spent + 4 + 4 reserved by the key).
+    EXPECT_EQ(a->reserve(reservation(5, 1, std::nullopt, 18)), SharedAdmission::Admitted);
+    EXPECT_EQ(a->reserve(reservation(6, 1, std::nullopt, 18)), SharedAdmission::SpendLimitReached);
+}
+
+TEST_F(PostgresStoreTest, ANewerSchemaIsRefusedNamingBothVersions)
+{
+    ASSERT_TRUE(open());
+    ASSERT_TRUE(s_server->psql(m_database, QStringLiteral("UPDATE meta SET value = '99' WHERE key = 'schema_version'")));
+    const QString refusal = refusalOf(s_server->url(m_database));
+    EXPECT_TRUE(refusal.contains(QLatin1String("schema version 99, newer than this program's 1"))) << refusal.toStdString();
+    EXPECT_FALSE(refusal.contains(QLatin1String(PostgresServer::kPassword)));
+    EXPECT_EQ(s_server->psql(m_database, QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'")), QStringLiteral("99"));
+}
+
+TEST_F(PostgresStoreTest, AWrongPasswordOrPortIsRefusedWithTheServersReason)
+{
+    QString url = s_server->url(m_database);
+    url.replace(QLatin1String(PostgresServer::kPassword), QLatin1String("not-the-password"));
+    const QString badPassword = refusalOf(url);
+    EXPECT_TRUE(badPassword.contains(QLatin1String("password authentication failed"))) << badPassword.toStdString();
+    EXPECT_FALSE(badPassword.contains(QLatin1String("not-the-password")));
+
+    const QString closedPort = refusalOf(QStringLiteral("postgres://u:p@127.0.0.1:1/db"));
+    EXPECT_TRUE(closedPort.contains(QLatin1String("Connection refused"))) << closedPort.toStdString();
+    EXPECT_TRUE(closedPort.contains(QLatin1String("postgres://u@127.0.0.1:1/db"))) << closedPort.toStdString();
+}
+
+TEST_F(PostgresStoreTest, ARestartedServerIsPickedUpWithoutReopening)
+{
+    auto store = open();
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 100)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    EXPECT_EQ(store->reserve(reservation(1, 1, 100)), SharedAdmission::Unavailable);
+    EXPECT_FALSE(store->commitLedger(charge(2, QStringLiteral("req_down"), 5)));  // stays queued
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
+    EXPECT_EQ(store->reserve(reservation(2, 1, 100)), SharedAdmission::Admitted);
+    EXPECT_EQ(store->ledgerEntries(0).size(), 2u);
+}
+
+} // namespace
+} // namespace sy::storage::test
