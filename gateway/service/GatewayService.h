@@ -72,6 +72,12 @@ public:
     void setStore(storage::Store *store) { m_store = store; }
     storage::Store *store() const { return m_store; }
     const http::HttpFront &front() const { return *m_front; }
+    // Key limits shared with other instances (Redis); null: this instance's own. Set before
+    // start(); `limits` must outlive the service.
+    void setSharedKeyLimits(limits::SharedKeyLimits *limits);
+    limits::SharedKeyLimits *sharedKeyLimits() const { return m_sharedLimits; }
+    // This instance's name in /metrics: `instance_name`, else host name and listening port.
+    QString instanceName() const;
 
 signals:
     void requestFinished(const QByteArray &requestId, int status);
@@ -117,6 +123,7 @@ private:
     std::unique_ptr<AdminApi> m_admin;
     QByteArray m_generatedAdminToken;
     storage::Store *m_store = nullptr;
+    limits::SharedKeyLimits *m_sharedLimits = nullptr;
     quint64 m_admissionTokens = 0;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;
