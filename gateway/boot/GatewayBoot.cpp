@@ -1,9 +1,13 @@
 #include "boot/GatewayBoot.h"
 
 #include "core/FileLimit.h"
+#include "limits/RedisSession.h"
 #include "service/StartFailure.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QSysInfo>
 
 Q_LOGGING_CATEGORY(lcBoot, "switchyard.boot")
 
@@ -19,6 +23,7 @@ GatewayBoot::~GatewayBoot()
 {
     // The service uses the store's persistence and the demo's simulator: it goes first.
     m_gateway.reset();
+    m_sharedLimits.reset();
     m_store.reset();
     m_demo.reset();
 }
@@ -61,6 +66,7 @@ bool GatewayBoot::openDatabase(QString &error)
         if (!error.isEmpty())
             return false;
     }
+    const config::Config file = m_config;   // its scale-out fields win over the stored ones
     auto opened = service::StoreSetup::open({m_databasePath, m_demo ? m_demo->simulatorUrl() : QString()}, std::move(m_config));
     if (auto *message = std::get_if<QString>(&opened)) {
         error = *message;
@@ -69,6 +75,13 @@ bool GatewayBoot::openDatabase(QString &error)
     m_store = std::get<std::unique_ptr<service::StoreSetup>>(std::move(opened));
     m_databasePath = m_store->path();   // a PostgreSQL address without its password, for messages
     m_config = m_store->takeConfig();
+    // How this instance joins the others is the file's (or the command line's) business, never a
+    // stored edit's: several instances may share one stored configuration.
+    m_config.listenReusePort = file.listenReusePort;
+    m_config.instanceName = file.instanceName;
+    m_config.redis = file.redis;
+    m_config.redisUnreachable = file.redisUnreachable;
+    m_config.redisLeaseS = file.redisLeaseS;
     applyListenOverride(m_config);   // an override lasts one run; the stored address is kept
     return true;
 }
@@ -93,18 +106,58 @@ bool GatewayBoot::startService(QString &error)
     else
         qCInfo(lcBoot).noquote() << files.text;
 
+    m_listenFailed = false;
     m_gateway = std::make_unique<service::GatewayService>(std::move(m_config), m_clock);
+    if (!m_gateway->workspace()->config().redis.isEmpty() && !connectSharedLimits(*m_gateway, error)) {
+        m_config = m_gateway->workspace()->config();
+        m_gateway.reset();
+        return false;
+    }
     if (m_store)
         m_store->attach(*m_gateway);
     if (m_gateway->start(&error))
         return true;
+    m_listenFailed = true;
     m_config = m_gateway->workspace()->config();
     m_gateway.reset();
+    m_sharedLimits.reset();
     return false;
+}
+
+bool GatewayBoot::connectSharedLimits(service::GatewayService &gateway, QString &error)
+{
+    const config::Config &config = gateway.workspace()->config();
+    QString problem;
+    const std::optional<config::RedisEndpoint> endpoint = config::parseRedisUrl(config.redis, &problem);
+    if (!endpoint) {
+        error = QStringLiteral("redis %1: %2").arg(config::redactedRedisUrl(config.redis), problem);
+        return false;
+    }
+    bool unreachable = false;
+    const QString refused = limits::checkRedisAccess(*endpoint, std::chrono::seconds(2), &unreachable);
+    if (!refused.isEmpty() && !unreachable) {
+        error = QStringLiteral("Cannot use Redis %1 for the shared key limits: %2").arg(config::redactedRedisUrl(config.redis), refused);
+        return false;
+    }
+    if (unreachable)
+        qWarning().noquote() << refused << "- starting anyway; until Redis answers, redis_unreachable:"
+                             << config.redisUnreachable << "applies";
+    limits::RedisKeyLimiter::Options options;
+    options.endpoint = *endpoint;
+    options.lease = std::chrono::seconds(config.redisLeaseS);
+    options.failClosed = config.redisUnreachable == QLatin1String("fail_closed");
+    // Unique per run, so a restarted instance never takes over the leases of its previous life.
+    options.instanceId = (QSysInfo::machineHostName() + u':' + QString::number(QCoreApplication::applicationPid()) + u':'
+                          + QString::number(QRandomGenerator::system()->generate(), 16)).toUtf8();
+    m_sharedLimits = std::make_unique<limits::RedisKeyLimiter>(std::move(options), gateway.state().keyLimiter);
+    gateway.setSharedKeyLimits(m_sharedLimits.get());
+    return true;
 }
 
 QString GatewayBoot::listenFailure(const QString &rawError, const QString &whatToDo) const
 {
+    if (!m_listenFailed)
+        return rawError;
     return service::listenFailureMessage(m_config.listenHost, m_config.listenPort, rawError, whatToDo);
 }
 

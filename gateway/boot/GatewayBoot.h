@@ -11,6 +11,7 @@
 #include "demo/DemoWorkspace.h"
 #include "service/GatewayService.h"
 #include "service/StoreSetup.h"
+#include "limits/RedisKeyLimiter.h"
 
 #include <memory>
 #include <optional>
@@ -39,8 +40,12 @@ public:
     const config::Config &configuration() const { return m_config; }
     // Step 2. False with the reason (the file named, what to do).
     bool openDatabase(QString &error);
-    // Step 3. False with the raw listen error; listenFailure() words it.
+    // Step 3. The shared key limits when `redis` is set (a Redis that refuses the credentials
+    // stops the start with its own reason; one that cannot be reached only warns, and the
+    // `redis_unreachable` setting applies until it answers), then the service listening.
+    // False with the raw error; listenFailure() words it.
     bool startService(QString &error);
+    // Words a listen failure; any other start failure (Redis) is returned as it is.
     QString listenFailure(const QString &rawError, const QString &whatToDo) const;
 
     service::GatewayService &gateway() { return *m_gateway; }
@@ -53,6 +58,8 @@ public:
 
 private:
     void applyListenOverride(config::Config &config) const;
+    // Connects the shared key limits of `m_config` to `gateway`; false with the reason.
+    bool connectSharedLimits(service::GatewayService &gateway, QString &error);
 
     BootOptions m_options;
     const Clock &m_clock;
@@ -60,7 +67,9 @@ private:
     config::Config m_config;
     QString m_databasePath;
     std::unique_ptr<service::StoreSetup> m_store;
+    std::unique_ptr<limits::RedisKeyLimiter> m_sharedLimits;   // outlives the service's permits
     std::unique_ptr<service::GatewayService> m_gateway;
+    bool m_listenFailed = false;
 };
 
 } // namespace sy::boot

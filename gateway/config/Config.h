@@ -109,6 +109,19 @@ struct Settings {
 struct Config {
     QString listenHost = "127.0.0.1";
     quint16 listenPort = 8080;
+    // Several instances on one port (SO_REUSEPORT on the listening socket); the kernel spreads
+    // new connections between them.
+    bool listenReusePort = false;
+    // This instance's name in /metrics (`instance` label). Empty: the host name and the port.
+    QString instanceName;
+    // Per-key limits shared by every instance through Redis: redis://[[user]:password@]host:port[/db]
+    // (parseRedisUrl() checks it). Empty: each instance keeps its own limits.
+    QString redis;
+    // What admission does while Redis cannot be reached: "local" (per-instance limits) or
+    // "fail_closed" (503 for keys that have a limit).
+    QString redisUnreachable = "local";
+    // How long a concurrency slot outlives its instance's last renewal, in seconds.
+    int redisLeaseS = 30;
     QString adminToken;                 // empty: generated at start
     QString database;                   // empty: default under the XDG data dir
     QString currency = "USD";

@@ -3,6 +3,7 @@
 // as JSON. Text is written plain in YAML only when it is unambiguously the same string; anything
 // else is double-quoted with escapes that YAML and JSON share.
 #include "config/ConfigWriter.h"
+#include "config/RedisUrl.h"
 
 #include <algorithm>
 #include <charconv>
@@ -187,6 +188,16 @@ Value documentValue(Builder &b, const Config &c, Secrets secrets)
     Value doc = map(false);
     const QString host = c.listenHost.contains(u':') ? u'[' + c.listenHost + u']' : c.listenHost;
     put(doc, "listen", b.text("listen", host + u':' + QString::number(c.listenPort)));
+    if (c.listenReusePort)
+        put(doc, "listen_reuse_port", boolean(true));
+    if (!c.instanceName.isEmpty())
+        put(doc, "instance_name", b.text("instance_name", c.instanceName));
+    if (!c.redis.isEmpty()) {
+        // The password is a secret like the admin token: an export without secrets masks it.
+        put(doc, "redis", b.text("redis", secrets == Secrets::Include ? c.redis : redactedRedisUrl(c.redis)));
+        put(doc, "redis_unreachable", b.text("redis_unreachable", c.redisUnreachable));
+        put(doc, "redis_lease_s", integer(c.redisLeaseS));
+    }
     if (secrets == Secrets::Include && !c.adminToken.isEmpty())
         put(doc, "admin_token", b.text("admin_token", c.adminToken));
     if (!c.database.isEmpty())
@@ -379,7 +390,8 @@ auto fields(const Settings &s)
 }
 auto fields(const Config &c)
 {
-    return std::tie(c.listenHost, c.listenPort, c.adminToken, c.database, c.currency, c.balance,
+    return std::tie(c.listenHost, c.listenPort, c.listenReusePort, c.instanceName, c.redis,
+                    c.redisUnreachable, c.redisLeaseS, c.adminToken, c.database, c.currency, c.balance,
                     c.defaultModel, c.settings, c.channels, c.models, c.virtualModels, c.keys);
 }
 

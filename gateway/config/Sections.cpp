@@ -2,6 +2,7 @@
 #include "config/Sections.h"
 
 #include "config/ConfigLoader.h"
+#include "config/RedisUrl.h"
 
 #include <QRegularExpression>
 #include <limits>
@@ -57,6 +58,23 @@ void readListen(Reader &reader, MapView &root, Config &config)
         config.listenHost = host;
         config.listenPort = static_cast<quint16>(port);
     }
+}
+
+// The fields that let several instances share one port and one Redis (docs/scale-out-redis.md).
+void readScaleOut(Reader &reader, MapView &root, Config &config)
+{
+    root.read("listen_reuse_port", config.listenReusePort);
+    root.read("instance_name", config.instanceName);
+    if (const YAML::Node *node = root.get("instance_name"); node && config.instanceName.trimmed().isEmpty())
+        reader.fail(*node, root.field("instance_name"), QStringLiteral("must not be empty (leave it out for host:port)"));
+    root.read("redis", config.redis);
+    if (const YAML::Node *node = root.get("redis"); node && !config.redis.isEmpty()) {
+        QString problem;
+        if (!parseRedisUrl(config.redis, &problem))
+            reader.fail(*node, root.field("redis"), problem);
+    }
+    root.readChoice("redis_unreachable", config.redisUnreachable, {"local", "fail_closed"});
+    root.read("redis_lease_s", config.redisLeaseS, Range::between(2, 3600));
 }
 
 void readSettings(Reader &reader, const YAML::Node &node, const QString &path, Settings &settings)
@@ -200,11 +218,13 @@ bool checkModelId(Reader &reader, const Where &where, const QString &id)
 void readDocument(Reader &reader, const YAML::Node &root, Config &config, Marks &marks)
 {
     MapView map(reader, root, QString(),
-                {"listen", "admin_token", "database", "currency", "balance", "default_model",
+                {"listen", "listen_reuse_port", "instance_name", "redis", "redis_unreachable",
+                 "redis_lease_s", "admin_token", "database", "currency", "balance", "default_model",
                  "settings", "channels", "models", "virtual_models", "keys"});
     if (!map.isMap())
         return;
     readListen(reader, map, config);
+    readScaleOut(reader, map, config);
     map.read("admin_token", config.adminToken);
     map.read("database", config.database);
     if (const YAML::Node *c = map.get("currency"))

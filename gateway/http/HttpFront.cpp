@@ -114,7 +114,7 @@ quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
         ++m_refusals[status == 431 ? "header_too_large" : status == 413 ? "body_too_large" : "bad_framing"];
         return wholeResponse(status, m_errorFormatter(path, status, limitMessage(status, m_options)), true);
     }, this);
-    if (!server->listen(address, port)) {
+    if (!(m_options.reusePort ? server->listenSharingPort(address, port) : server->listen(address, port))) {
         m_error = server->errorString();
         delete server;
         return 0;

@@ -33,6 +33,8 @@ struct FrontOptions {
     qint64 maxBodyBytes = 16 * 1024 * 1024;
     // Accept any Host header (only for a user who deliberately listens on a non-loopback address).
     bool allowRemoteHosts = false;
+    // SO_REUSEPORT on the listening socket: several processes may listen on the same port.
+    bool reusePort = false;
     // Browser origins allowed to call the gateway, e.g. "http://localhost:5173". Empty: none.
     QStringList allowedOrigins;
     // Water marks of each response and the stalled-client limit (see ConnectionOptions).

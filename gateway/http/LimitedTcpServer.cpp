@@ -1,5 +1,12 @@
 #include "http/LimitedTcpServer.h"
 
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "http/HttpConnection.h"
 
 #include <QTcpSocket>
@@ -277,6 +284,66 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
         QMetaObject::invokeMethod(socket, refuse, Qt::QueuedConnection);
     });
     addPendingConnection(socket);  // QTcpServer emits newConnection() after we return
+}
+
+bool LimitedTcpServer::listenSharingPort(const QHostAddress &address, quint16 port)
+{
+    m_sharingError.clear();
+    const bool v6 = address.protocol() == QAbstractSocket::IPv6Protocol;
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    if (v6) {
+        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(port);
+        const Q_IPV6ADDR bytes = address.toIPv6Address();
+        std::memcpy(&in6->sin6_addr, bytes.c, sizeof bytes.c);
+        length = sizeof *in6;
+    } else {
+        auto *in4 = reinterpret_cast<sockaddr_in *>(&storage);
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons(port);
+        in4->sin_addr.s_addr = htonl(address.toIPv4Address());
+        length = sizeof *in4;
+    }
+    const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        m_sharingError = QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    const int on = 1;
+    const char *step = "setsockopt";
+    bool ok = ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) == 0
+        && ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) == 0;
+    if (ok) {
+        step = "bind";
+        ok = ::bind(fd, reinterpret_cast<const sockaddr *>(&storage), length) == 0;
+    }
+    if (ok) {
+        step = "listen";
+        ok = ::listen(fd, SOMAXCONN) == 0;
+    }
+    if (!ok) {
+        // Worded like QTcpServer's errors, so StartFailure recognises "address in use".
+        const int code = errno;
+        m_sharingError = code == EADDRINUSE ? QStringLiteral("The bound address is already in use")
+            : code == EACCES                ? QStringLiteral("The address is protected")
+            : code == EADDRNOTAVAIL         ? QStringLiteral("The address is not available")
+                                            : QStringLiteral("%1: %2").arg(QLatin1String(step), QString::fromLocal8Bit(std::strerror(code)));
+        ::close(fd);
+        return false;
+    }
+    if (!setSocketDescriptor(fd)) {
+        m_sharingError = QTcpServer::errorString();
+        ::close(fd);
+        return false;
+    }
+    return true;
+}
+
+QString LimitedTcpServer::errorString() const
+{
+    return m_sharingError.isEmpty() ? QTcpServer::errorString() : m_sharingError;
 }
 
 } // namespace sy::http

@@ -40,6 +40,12 @@ public:
     LimitedTcpServer(FramingLimits limits, const ConnectionOptions &connection, LimitResponder responder,
                      QObject *parent = nullptr);
     ~LimitedTcpServer() override;
+    // listen() with SO_REUSEPORT (and SO_REUSEADDR) set before bind, so other processes that do
+    // the same can listen on the same address and port; the kernel spreads new connections
+    // among them. QTcpServer has no such option: the socket is made here and handed over with
+    // setSocketDescriptor(). False with errorString() set, like listen().
+    bool listenSharingPort(const QHostAddress &address, quint16 port);
+    QString errorString() const;
     // New limits for connections accepted from now on (open connections keep theirs).
     void setLimits(FramingLimits limits) { m_limits = limits; }
 
@@ -50,6 +56,7 @@ private:
     FramingLimits m_limits;
     std::unique_ptr<ConnectionOptions> m_connection;
     LimitResponder m_responder;
+    QString m_sharingError;   // why listenSharingPort() failed (QTcpServer's own error is not settable)
 };
 
 // Incremental HTTP/1.1 request framing, only as deep as the limits need. Exposed for unit tests.

@@ -8,15 +8,17 @@ using std::chrono::milliseconds;
 
 // --- Permit ---------------------------------------------------------------------------------------
 
-KeyLimiter::Permit::Permit(KeyLimiter *limiter, QString keyName)
-    : m_limiter(limiter)
+KeyLimiter::Permit::Permit(PermitOwner *owner, QString keyName, quint64 slot)
+    : m_limiter(owner)
     , m_keyName(std::move(keyName))
+    , m_slot(slot)
 {
 }
 
 KeyLimiter::Permit::Permit(Permit &&other) noexcept
     : m_limiter(std::exchange(other.m_limiter, nullptr))
     , m_keyName(std::exchange(other.m_keyName, QString()))
+    , m_slot(std::exchange(other.m_slot, 0))
 {
 }
 
@@ -26,6 +28,7 @@ KeyLimiter::Permit &KeyLimiter::Permit::operator=(Permit &&other) noexcept
         release();
         m_limiter = std::exchange(other.m_limiter, nullptr);
         m_keyName = std::exchange(other.m_keyName, QString());
+        m_slot = std::exchange(other.m_slot, 0);
     }
     return *this;
 }
@@ -37,13 +40,13 @@ KeyLimiter::Permit::~Permit()
 
 void KeyLimiter::Permit::release()
 {
-    KeyLimiter *limiter = std::exchange(m_limiter, nullptr);
-    if (!limiter)
+    PermitOwner *owner = std::exchange(m_limiter, nullptr);
+    if (!owner)
         return;
     // Empty this permit before the callback runs, so a callback that inspects or moves permits
     // never sees this one as still holding the slot.
     const QString keyName = std::exchange(m_keyName, QString());
-    limiter->releaseSlot(keyName);
+    owner->releasePermit(keyName, std::exchange(m_slot, 0));
 }
 
 // --- KeyLimiter -----------------------------------------------------------------------------------
@@ -159,6 +162,11 @@ int KeyLimiter::modelRequestsInLastMinute(const QString &keyName, const QString 
 void KeyLimiter::setOnRelease(std::function<void(const QString &keyName)> callback)
 {
     m_onRelease = std::move(callback);
+}
+
+void KeyLimiter::releasePermit(const QString &keyName, quint64)
+{
+    releaseSlot(keyName);
 }
 
 void KeyLimiter::releaseSlot(const QString &keyName)

@@ -35,13 +35,23 @@ struct KeyLimits {
     int maxConcurrent = 0;      // 0 = off
 };
 
+// Whoever hands out key permits (this limiter, or one shared through Redis) and takes their slots
+// back. `slot` is the owner's own id of the slot (0 when it keeps none).
+class PermitOwner {
+public:
+    virtual void releasePermit(const QString &keyName, quint64 slot) = 0;
+
+protected:
+    ~PermitOwner() = default;
+};
+
 // Why a request was not admitted, and after how long trying again may succeed.
 struct Refusal {
     std::chrono::milliseconds retryAfter{0};
     QByteArray reason;  // "key_rpm" | "model_rpm" | "key_concurrency" (stable metric names)
 };
 
-class KeyLimiter {
+class KeyLimiter : public PermitOwner {
 public:
     static constexpr std::chrono::seconds kWindow{60};
     // A freed slot cannot be predicted, so a concurrency refusal suggests this short retry-after.
@@ -65,12 +75,14 @@ public:
         // The key whose slot is held; empty when nothing is held.
         const QString &keyName() const { return m_keyName; }
 
-    private:
-        friend class KeyLimiter;
-        Permit(KeyLimiter *limiter, QString keyName);
+        // For limiter implementations: a permit whose release calls owner->releasePermit(keyName,
+        // slot) once. `owner` must outlive the permit.
+        Permit(PermitOwner *owner, QString keyName, quint64 slot = 0);
 
-        KeyLimiter *m_limiter = nullptr;
+    private:
+        PermitOwner *m_limiter = nullptr;
         QString m_keyName;
+        quint64 m_slot = 0;
     };
 
     // `clock` must outlive the limiter.
@@ -116,6 +128,7 @@ private:
     static int countRecent(const Window &window, Clock::TimePoint now);
     static QString modelKey(const QString &keyName, const QString &primaryModel);
 
+    void releasePermit(const QString &keyName, quint64 slot) override;
     void releaseSlot(const QString &keyName);
     void dropIfIdle(const QString &keyName);
 

@@ -1,5 +1,7 @@
 #include "service/AdmissionGate.h"
 
+#include <algorithm>
+
 namespace sy::service {
 
 namespace {
@@ -25,6 +27,19 @@ AdmissionGate::AdmissionGate(GatewayState &state, const Clock &clock, QObject *p
 AdmissionGate::~AdmissionGate()
 {
     m_state.keyLimiter.setOnRelease(nullptr);
+    if (m_shared)
+        m_shared->setOnRelease(nullptr);
+}
+
+void AdmissionGate::setSharedLimits(limits::SharedKeyLimits *limits)
+{
+    if (m_shared)
+        m_shared->setOnRelease(nullptr);
+    m_shared = limits;
+    if (m_shared)
+        m_shared->setOnRelease([this](const QString &keyName) {
+            QMetaObject::invokeMethod(this, [this, keyName] { retryKey(keyName); }, Qt::QueuedConnection);
+        });
 }
 
 std::optional<ErrorReply> breakerRefusal(GatewayState &state, const QString &keyName)
@@ -58,8 +73,43 @@ void AdmissionGate::admit(AdmissionRequest request, Done done)
 bool AdmissionGate::tryOnce(Waiter &waiter)
 {
     const AdmissionRequest &r = waiter.request;
-    auto acquired = m_state.keyLimiter.tryAcquire(r.key.name, {r.key.rpm, r.key.maxConcurrent}, r.primaryModel,
-                                                  r.modelRequestsPerMinute);
+    const limits::KeyLimits keyLimits{r.key.rpm, r.key.maxConcurrent};
+    if (m_shared && limits::SharedKeyLimits::anyLimit(keyLimits, r.modelRequestsPerMinute)) {
+        if (waiter.asking)
+            return false;
+        waiter.asking = true;
+        const quint64 token = r.token;
+        // The answer never comes from inside tryAcquire, so the waiter is queued by then.
+        m_shared->tryAcquire(r.key.name, keyLimits, r.primaryModel, r.modelRequestsPerMinute,
+                             [this, token](limits::SharedOutcome outcome) { onSharedAnswer(token, std::move(outcome)); });
+        return false;
+    }
+    return settle(waiter, m_state.keyLimiter.tryAcquire(r.key.name, keyLimits, r.primaryModel, r.modelRequestsPerMinute));
+}
+
+void AdmissionGate::onSharedAnswer(quint64 token, limits::SharedOutcome outcome)
+{
+    const auto it = std::find_if(m_waiters.begin(), m_waiters.end(), [token](const Waiter &w) { return w.request.token == token; });
+    if (it == m_waiters.end())
+        return;  // cancelled meanwhile: a permit in `outcome` is released here
+    it->asking = false;
+    bool answered = true;
+    if (auto *unavailable = std::get_if<limits::Unavailable>(&outcome)) {
+        refuse(*it, ErrorReply{503, QStringLiteral("The key's limits cannot be checked right now (%1). Retry shortly.").arg(unavailable->reason),
+                               "limits_unavailable", {}, secondsUp(unavailable->retryAfter)},
+               "limits_unavailable");
+    } else if (auto *refusal = std::get_if<limits::Refusal>(&outcome)) {
+        answered = settle(*it, std::move(*refusal));
+    } else {
+        answered = settle(*it, std::get<limits::KeyLimiter::Permit>(std::move(outcome)));
+    }
+    if (answered)
+        m_waiters.erase(it);
+}
+
+bool AdmissionGate::settle(Waiter &waiter, std::variant<limits::KeyLimiter::Permit, limits::Refusal> acquired)
+{
+    const AdmissionRequest &r = waiter.request;
     if (auto *refusal = std::get_if<limits::Refusal>(&acquired)) {
         const auto now = m_clock.now();
         if (now >= waiter.deadline) {
@@ -132,7 +182,7 @@ void AdmissionGate::retryKey(const QString &keyName)
         if (it->request.key.name != keyName)
             continue;
         // FIFO: only the key's first waiter may take the freed room.
-        if (tryOnce(*it))
+        if (!it->asking && tryOnce(*it))
             m_waiters.erase(it);
         return;
     }

@@ -2,8 +2,10 @@
 // AdmissionGate: SPEC §8's checks at the start of a request, in order — the key breaker, the
 // key's RPM and concurrency limits (waiting up to `key_limit_wait_s` for room), then balance and
 // spend limit (reserving the request's estimate; in shared mode in the database, and a 503 when
-// it does not answer). Every refusal is an ErrorReply in the OpenAI
-// shape and is counted under a stable reason name.
+// it does not answer). Every refusal is an ErrorReply in the OpenAI shape and is counted under a
+// stable reason name. With shared limits (setSharedLimits) a key that has a limit is decided by
+// them instead of the gateway's own KeyLimiter; while they cannot be asked and fail closed, the
+// request gets a 503 with retry-after ("limits_unavailable").
 //
 // Thread: the gateway thread. `done` is called exactly once — possibly from inside admit() —
 // unless cancel(token) came first.
@@ -11,6 +13,7 @@
 #include "config/Config.h"
 #include "service/ErrorReply.h"
 #include "service/GatewayState.h"
+#include "limits/SharedKeyLimits.h"
 
 #include <QObject>
 #include <QTimer>
@@ -49,6 +52,9 @@ public:
     ~AdmissionGate() override;
 
     void admit(AdmissionRequest request, Done done);
+    // Limits shared with other instances (null: this instance's own). `limits` must outlive the
+    // gate and every ticket it handed out.
+    void setSharedLimits(limits::SharedKeyLimits *limits);
     void cancel(quint64 token);
     int waiting() const { return int(m_waiters.size()); }
 
@@ -59,14 +65,20 @@ private:
         Clock::TimePoint since;
         Clock::TimePoint deadline;
         std::unique_ptr<QTimer> timer;
+        bool asking = false;               // a shared-limits answer is on its way
     };
-    // One try: true when `waiter` got its answer (ticket or final refusal).
+    // One try: true when `waiter` got its answer (ticket or final refusal); false while it waits
+    // for room or for the shared limits' answer.
     bool tryOnce(Waiter &waiter);
+    // The rest of a try once the key's limits answered.
+    bool settle(Waiter &waiter, std::variant<limits::KeyLimiter::Permit, limits::Refusal> acquired);
+    void onSharedAnswer(quint64 token, limits::SharedOutcome outcome);
     void retryKey(const QString &keyName);
     void refuse(Waiter &waiter, ErrorReply reply, const char *reason);
 
     GatewayState &m_state;
     const Clock &m_clock;
+    limits::SharedKeyLimits *m_shared = nullptr;
     std::list<Waiter> m_waiters;           // FIFO per key, in arrival order
 };
 

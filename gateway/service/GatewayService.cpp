@@ -21,6 +21,7 @@
 #include <QJsonObject>
 #include <QCryptographicHash>
 #include <QRandomGenerator>
+#include <QSysInfo>
 #include "routing/StickyConversations.h"
 
 namespace sy::service {
@@ -34,6 +35,7 @@ http::FrontOptions frontOptions(const config::Config &config)
     const QHostAddress address(config.listenHost);
     // A user who binds a non-loopback address has opted in to remote clients.
     options.allowRemoteHosts = !address.isNull() && !address.isLoopback();
+    options.reusePort = config.listenReusePort;
     return options;
 }
 
@@ -130,6 +132,18 @@ bool GatewayService::start(QString *error)
         *error = QStringLiteral("cannot listen on %1:%2: %3").arg(config.listenHost).arg(config.listenPort).arg(m_front->errorString());
     m_startedAt = m_clock.now();
     return m_port != 0;
+}
+
+void GatewayService::setSharedKeyLimits(limits::SharedKeyLimits *limits)
+{
+    m_sharedLimits = limits;
+    m_admission->setSharedLimits(limits);
+}
+
+QString GatewayService::instanceName() const
+{
+    const QString configured = m_workspace->config().instanceName;
+    return configured.isEmpty() ? QSysInfo::machineHostName() + u':' + QString::number(m_port) : configured;
 }
 
 QString GatewayService::listenAddress() const

@@ -75,6 +75,12 @@ public:
     const http::HttpFront &front() const { return *m_front; }
     // The upstream client every request goes through (admin discovery and channel tests too).
     upstream::UpstreamClient &upstreamClient() { return *m_upstream; }
+    // Key limits shared with other instances (Redis); null: this instance's own. Set before
+    // start(); `limits` must outlive the service.
+    void setSharedKeyLimits(limits::SharedKeyLimits *limits);
+    limits::SharedKeyLimits *sharedKeyLimits() const { return m_sharedLimits; }
+    // This instance's name in /metrics: `instance_name`, else host name and listening port.
+    QString instanceName() const;
 
 signals:
     void requestFinished(const QByteArray &requestId, int status);
@@ -128,6 +134,7 @@ private:
     std::unique_ptr<ResponseStore> m_responses;
     QByteArray m_generatedAdminToken;
     storage::Store *m_store = nullptr;
+    limits::SharedKeyLimits *m_sharedLimits = nullptr;
     quint64 m_admissionTokens = 0;
     std::unique_ptr<http::HttpFront> m_front;
     quint16 m_port = 0;

@@ -18,8 +18,14 @@ QByteArray label(const QString &value)
     return '"' + out + '"';
 }
 
+// Every sample carries the instance's label first: health, metrics and the capacity queue are
+// per instance, and a scrape of several instances must keep them apart.
 class Writer {
 public:
+    explicit Writer(const QString &instance)
+        : m_instance("instance=" + label(instance))
+    {
+    }
     void family(const char *name, const char *type, const char *help)
     {
         m_out += "# HELP ";
@@ -35,15 +41,17 @@ public:
     void sample(const char *name, const QByteArray &labels, double value)
     {
         m_out += name;
+        m_out += '{' + m_instance;
         if (!labels.isEmpty())
-            m_out += '{' + labels + '}';
-        m_out += ' ';
+            m_out += ',' + labels;
+        m_out += "} ";
         m_out += QByteArray::number(value, 'g', 12);
         m_out += '\n';
     }
     QByteArray take() { return std::move(m_out); }
 
 private:
+    QByteArray m_instance;
     QByteArray m_out;
 };
 
@@ -65,7 +73,7 @@ void quantiles(Writer &w, const char *name, const QByteArray &labels, const std:
 
 QByteArray renderPrometheus(GatewayService &gateway)
 {
-    Writer w;
+    Writer w(gateway.instanceName());
     const GatewayCounters &c = gateway.counters();
 
     w.family("switchyard_requests_total", "counter", "Requests answered by the gateway, by HTTP status.");
@@ -88,8 +96,12 @@ QByteArray renderPrometheus(GatewayService &gateway)
     GatewayState &routing = gateway.state();
     w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits and money checks, by reason.");
     for (const char *reason : {"key_rate_limited", "insufficient_balance", "spend_limit_reached", "key_breaker_suspended",
-                               "key_breaker_disabled", "capacity_busy"})
+                               "key_breaker_disabled", "capacity_busy", "limits_unavailable"})
         w.sample("switchyard_gateway_refusals_total", QByteArray("reason=\"") + reason + '"', double(routing.refusals.value(reason)));
+    if (const limits::SharedKeyLimits *shared = gateway.sharedKeyLimits()) {
+        w.family("switchyard_redis_up", "gauge", "1 while the shared key limits' Redis answers, 0 while it does not.");
+        w.sample("switchyard_redis_up", {}, shared->isReachable() ? 1 : 0);
+    }
     w.family("switchyard_capacity_queued", "gauge", "Requests waiting for a channel's capacity.");
     for (const config::Channel &channel : gateway.workspace()->config().channels)
         w.sample("switchyard_capacity_queued", "channel=" + label(channel.id), routing.capacity.queued(channel.id));

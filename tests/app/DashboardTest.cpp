@@ -294,8 +294,8 @@ TEST_F(DashboardTest, LabOutageShowsAsSimulatedDownOnTheTile)
     sy::test::HttpTestClient metrics(quint16(QUrl(host.url()).port()));
     metrics.send("GET", "/metrics");
     ASSERT_TRUE(metrics.waitForEnd(5s));
-    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(switchyard_channel_health{channel="cloudru",state="simulated_down"} 1)"));
-    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(switchyard_channel_health{channel="yandex",state="healthy"} 1)"));
+    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(,channel="cloudru",state="simulated_down"} 1)"));
+    EXPECT_THAT(metrics.body().toStdString(), ::testing::HasSubstr(R"(,channel="yandex",state="healthy"} 1)"));
 
     host.clearOutages();
     EXPECT_TRUE(waitUntil([&] { return stateOf(QStringLiteral("cloudru")) == QLatin1String("healthy"); }, 5s));

@@ -3,6 +3,8 @@
 // health ordering (§4), the model list and /metrics (§2, §10).
 #include "GatewayFixture.h"
 
+#include <QSysInfo>
+
 #include "billing/Money.h"
 
 namespace sy::integration {
@@ -328,10 +330,32 @@ TEST_F(RoutingRulesTest, MetricsShowRequestsTtftAndHealthWithoutAKey)
     ASSERT_EQ(scrape.status(), 200) << scrape.body().constData();
     EXPECT_TRUE(scrape.header("content-type").startsWith("text/plain"));
     const QByteArray text = scrape.body();
-    EXPECT_TRUE(text.contains("\nswitchyard_requests_total{status=\"200\"} 1\n")) << text.constData();
-    EXPECT_TRUE(text.contains("\nswitchyard_upstream_ttft_seconds{channel=\"alpha\",model=\"acme/chat-a\",quantile=\"0.5\"} "))
+    // Without instance_name the instance is this host and the listening port.
+    const QByteArray instance = "instance=\"" + QSysInfo::machineHostName().toUtf8() + ':' + QByteArray::number(gatewayPort) + '"';
+    EXPECT_TRUE(text.contains("\nswitchyard_requests_total{" + instance + ",status=\"200\"} 1\n")) << text.constData();
+    EXPECT_TRUE(text.contains("\nswitchyard_upstream_ttft_seconds{" + instance + ",channel=\"alpha\",model=\"acme/chat-a\",quantile=\"0.5\"} "))
         << text.constData();
-    EXPECT_TRUE(text.contains("\nswitchyard_channel_health{channel=\"alpha\",state=\"healthy\"} 1\n")) << text.constData();
+    EXPECT_TRUE(text.contains("\nswitchyard_channel_health{" + instance + ",channel=\"alpha\",state=\"healthy\"} 1\n")) << text.constData();
+    EXPECT_TRUE(text.contains("\nswitchyard_requests_failed_over_total{" + instance + "} ")) << text.constData();
+}
+
+TEST_F(RoutingRulesTest, MetricsLabelEverySeriesWithTheConfiguredInstanceName)
+{
+    config::Config config = baseConfig();
+    config.instanceName = QStringLiteral("gw-\"east\"");
+    startGateway(std::move(config));
+    GatewayClient scrape(gatewayPort);
+    scrape.send("GET", "/metrics");
+    ASSERT_TRUE(scrape.waitForEnd());
+    ASSERT_EQ(scrape.status(), 200);
+    int samples = 0;
+    for (const QByteArray &line : scrape.body().split('\n')) {
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        ++samples;
+        EXPECT_TRUE(line.contains("{instance=\"gw-\\\"east\\\"\"")) << line.constData();
+    }
+    EXPECT_GT(samples, 5);
 }
 
 } // namespace

@@ -37,7 +37,7 @@ void GatewayProcess::launch(const QString &configPath, const QString &databasePa
     env.insert(QStringLiteral("SWITCHYARD_CREDENTIALS"), QStringLiteral("database"));
     m_process.setProcessEnvironment(env);
     m_process.start(programPath(), {QStringLiteral("--config"), configPath, QStringLiteral("--database"), databasePath,
-                                    QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+                                    QStringLiteral("--listen"), m_listen});
 }
 
 bool GatewayProcess::start(const QString &configPath, const QString &databasePath, std::chrono::milliseconds limit)

@@ -15,6 +15,9 @@ public:
     GatewayProcess();
     ~GatewayProcess();  // kills a gateway still running
 
+    // The --listen address of the next start (default 127.0.0.1:0, any free port).
+    void setListen(const QString &hostPort) { m_listen = hostPort; }
+
     // $SWITCHYARD_BUILD_DIR/gateway/cli/switchyard-gateway (empty when the variable is unset).
     static QString programPath();
 
@@ -48,6 +51,7 @@ private:
     QByteArray m_stdout;
     QByteArray m_stderr;
     quint16 m_port = 0;
+    QString m_listen = QStringLiteral("127.0.0.1:0");
 };
 
 } // namespace sy::system_test
