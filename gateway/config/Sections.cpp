@@ -60,7 +60,7 @@ void readListen(Reader &reader, MapView &root, Config &config)
     }
 }
 
-// The fields that let several instances share one port and one Redis (docs/scale-out-redis.md).
+// The fields that let several instances share one port and one Redis (docs/scale-out.md#redis-limits-across-instances).
 void readScaleOut(Reader &reader, MapView &root, Config &config)
 {
     root.read("listen_reuse_port", config.listenReusePort);

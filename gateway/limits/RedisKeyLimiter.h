@@ -1,6 +1,6 @@
 #pragma once
 // RedisKeyLimiter: per-key RPM and concurrency shared by every gateway instance through one Redis
-// (docs/scale-out-redis.md). Each admission is one Lua script on the server (RedisScripts.h):
+// (docs/scale-out.md#redis-limits-across-instances). Each admission is one Lua script on the server (RedisScripts.h):
 // the RPM windows are sorted sets of admission times, exact across instances; a concurrency slot
 // is a member leased until now + lease and renewed every lease / 3 while its request runs, so a
 // dead instance's slots come back within one lease.
