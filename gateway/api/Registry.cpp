@@ -4,6 +4,9 @@
 #include "api/anthropic/AnthropicCodec.h"
 #include "api/anthropic/AnthropicDialect.h"
 #include "api/anthropic/AnthropicPassThrough.h"
+#include "api/gemini/GeminiCodec.h"
+#include "api/gemini/GeminiDialect.h"
+#include "api/gemini/GeminiPassThrough.h"
 #include "api/openai/OpenAiCodec.h"
 #include "api/openai/OpenAiDialect.h"
 
@@ -13,10 +16,11 @@ const IngressCodec *ingressCodec(Format format)
 {
     static const openai::OpenAiCodec openAi;
     static const anthropic::AnthropicCodec anthropic;
+    static const gemini::GeminiCodec gemini;
     switch (format) {
     case Format::OpenAiChat: return &openAi;
     case Format::Anthropic: return &anthropic;
-    case Format::Gemini:
+    case Format::Gemini: return &gemini;
     case Format::OpenAiResponses: return nullptr;
     }
     return nullptr;
@@ -26,10 +30,11 @@ const UpstreamDialect *upstreamDialect(Format format)
 {
     static const openai::OpenAiDialect openAi;
     static const anthropic::AnthropicDialect anthropic;
+    static const gemini::GeminiDialect gemini;
     switch (format) {
     case Format::OpenAiChat: return &openAi;
     case Format::Anthropic: return &anthropic;
-    case Format::Gemini:
+    case Format::Gemini: return &gemini;
     case Format::OpenAiResponses: return nullptr;
     }
     return nullptr;
@@ -39,6 +44,8 @@ std::unique_ptr<Translator> makePassThrough(const ClientRequest &client, const W
 {
     if (client.format == Format::Anthropic)
         return std::make_unique<anthropic::AnthropicPassThrough>(client, options);
+    if (client.format == Format::Gemini)
+        return std::make_unique<gemini::GeminiPassThrough>(client, options);
     return nullptr;
 }
 

@@ -10,8 +10,8 @@ namespace sy::config::detail {
 
 namespace {
 
-// The channel formats the gateway has an upstream dialect for (gemini: not yet).
-const QStringList kFormats{"openai", "anthropic"};
+// The channel formats the gateway has an upstream dialect for.
+const QStringList kFormats{"openai", "anthropic", "gemini"};
 const QStringList kTiers{"standard", "priority", "flex"};
 const QStringList kDataCollection{"allow", "deny"};
 const QStringList kAuth{"bearer", "x-api-key", "api-key", "none"};

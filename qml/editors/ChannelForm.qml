@@ -26,7 +26,7 @@ Frame {
         const m = /^channels\[\d+\]\.(.*)$/.exec(errorField)
         return m ? m[1] : (/^[a-z_]+\[\d+\]/.test(errorField) ? "" : errorField)
     }
-    readonly property var formats: ["openai", "anthropic"]
+    readonly property var formats: ["openai", "anthropic", "gemini"]
     readonly property var tiers: ["standard", "priority", "flex"]
     readonly property var collections: ["allow", "deny"]
     // How the key is sent; "" = the format's usual way (bearer; x-api-key for Anthropic…).

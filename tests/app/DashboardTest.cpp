@@ -255,8 +255,8 @@ TEST_F(DashboardTest, OverviewShowsATilePerDemoChannel)
 {
     QQuickItem *repeater = child("tileRepeater");
     ASSERT_NE(repeater, nullptr);
-    EXPECT_TRUE(waitUntil([&] { return repeater->property("count").toInt() == 5; }, 10s));
-    EXPECT_EQ(host.channelIds(), (QStringList{"deepseek-main", "cloudru", "yandex", "mws", "anthropic-sim"}));
+    EXPECT_TRUE(waitUntil([&] { return repeater->property("count").toInt() == 6; }, 10s));
+    EXPECT_EQ(host.channelIds(), (QStringList{"deepseek-main", "cloudru", "yandex", "mws", "anthropic-sim", "gemini-sim"}));
     QObject *baseUrl = child<QObject>("baseUrlField");
     ASSERT_NE(baseUrl, nullptr);
     EXPECT_EQ(baseUrl->property("text").toString(), host.url() + "/v1");
@@ -278,7 +278,7 @@ TEST_F(DashboardTest, LabOutageShowsAsSimulatedDownOnTheTile)
         }
         return QString();
     };
-    ASSERT_TRUE(waitUntil([&] { return host.tiles()->rowCount() == 5; }, 10s));
+    ASSERT_TRUE(waitUntil([&] { return host.tiles()->rowCount() == 6; }, 10s));
     EXPECT_EQ(stateOf(QStringLiteral("cloudru")), "healthy");
 
     host.setOutage(QStringLiteral("channel"), QStringLiteral("cloudru"), QStringLiteral("timeout"), 120);
@@ -315,7 +315,7 @@ TEST_F(DashboardTest, ChartsGetPointsOnceTrafficFlows)
     EXPECT_TRUE(waitUntil([&] { return host.requests() >= 10; }, 20s)) << host.requests();
     // A point a second per channel: a line needs at least two.
     EXPECT_TRUE(waitUntil([&] { return pointsOfFirstSeries("requestsChart") >= 2; }, 20s));
-    EXPECT_EQ(child<QObject>("requestsChart")->property("count").toInt(), 5);
+    EXPECT_EQ(child<QObject>("requestsChart")->property("count").toInt(), 6);
     EXPECT_GE(pointsOfFirstSeries("tokensChart"), 2);
     EXPECT_GT(host.history()->maxValue(QStringLiteral("requests")), 0);
     host.setTraffic(false, 10, 0.3, host.modelIds());

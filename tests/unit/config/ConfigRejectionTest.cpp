@@ -67,11 +67,11 @@ std::vector<Rejection> rejections()
         {"MappingExpected", "settings: 5\n", 1, 11, "settings", "expected a mapping"},
         {"TopLevelNotAMapping", "- a\n- b\n", 1, 1, "", "expected a mapping"},
         {"BadFormat", withChannel("    format: openia\n"), 7, 13, "channels[0].format",
-         "expected one of: openai, anthropic"},
-        // A format the gateway has no upstream dialect for yet is refused, not accepted and
-        // then sent the wrong body.
-        {"FormatWithoutADialect", withChannel("    format: gemini\n"), 7, 13, "channels[0].format",
-         "expected one of: openai, anthropic"},
+         "expected one of: openai, anthropic, gemini"},
+        // A format the gateway has no upstream dialect for is refused, not accepted and then sent
+        // the wrong body.
+        {"FormatWithoutADialect", withChannel("    format: bedrock\n"), 7, 13, "channels[0].format",
+         "expected one of: openai, anthropic, gemini"},
         {"BadTier", withChannel("    tier: fast\n"), 7, 0, "channels[0].tier",
          "expected one of: standard, priority, flex"},
         {"BadDataCollection", withChannel("    data_collection: maybe\n"), 7, 0,

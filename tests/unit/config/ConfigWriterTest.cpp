@@ -136,7 +136,7 @@ TEST(ConfigWriter, DemoWorkspaceRoundTrips)
     env.insert("SWITCHYARD_SIM_URL", "http://127.0.0.1:1");
     env.insert("SWITCHYARD_DEMO_KEY", "sk-x");
     const Config demo = load(file.readAll(), env);
-    ASSERT_EQ(demo.channels.size(), 5u);
+    ASSERT_EQ(demo.channels.size(), 6u);
     expectRoundTrip(demo);
 
     // Any single channel taken down in the failure lab leaves another for each of its models, and
@@ -162,6 +162,7 @@ TEST(ConfigWriter, DemoWorkspaceRoundTrips)
         EXPECT_TRUE(shared) << channel.id.toStdString();
     }
     EXPECT_TRUE(formats.contains(QStringLiteral("anthropic")));
+    EXPECT_TRUE(formats.contains(QStringLiteral("gemini")));
 }
 
 TEST(ConfigWriter, OmitLeavesNoSecretInTheOutput)

@@ -97,6 +97,18 @@ TEST(FailureClassifierTest, TimeoutConflictTooEarlyAndRateLimitFailOver)
     EXPECT_FALSE(isTransient(withStatus(409)));
 }
 
+TEST(FailureClassifierTest, GeminiQuotaAndUnavailableFailOverLikeAnyFormatsStatus)
+{
+    // Gemini says RESOURCE_EXHAUSTED with 429 and UNAVAILABLE with 503; Anthropic's overloaded is
+    // 529. The classifier reads the status, never the body, so each format's name for it fails over.
+    for (int status : {429, 503, 529}) {
+        SCOPED_TRACE(status);
+        EXPECT_EQ(decide(withStatus(status)), Decision::FailOver);
+        EXPECT_TRUE(isTransient(withStatus(status)));
+        EXPECT_FALSE(blamesCredential(withStatus(status)));
+    }
+}
+
 TEST(FailureClassifierTest, EveryServerErrorFailsOverAndIsRetriedOnce)
 {
     for (int status = 500; status <= 599; ++status) {
