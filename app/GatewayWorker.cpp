@@ -95,7 +95,7 @@ void GatewayWorker::start(const GatewayStartOptions &options)
     if (m_demo) {
         m_traffic = std::make_unique<demo::TrafficGenerator>(m_gateway->listenAddress(), QByteArray(demo::kDemoKey));
         m_trafficSettings.available = true;
-        m_trafficSettings.models = allModels();
+        m_trafficSettings.models = chatModels();
         m_traffic->configure(m_trafficSettings.requestsPerSecond, m_trafficSettings.streamShare,
                              m_trafficSettings.models);
     }
@@ -199,6 +199,17 @@ void GatewayWorker::adminCall(quint64 tag, const QByteArray &method, const QByte
     });
     if (method != "GET")
         publish();   // an edit shows in the dashboard at once, not at the next tick
+}
+
+QStringList GatewayWorker::chatModels() const
+{
+    // The demo traffic sends chat requests: an embeddings-only model would only collect 400s.
+    QStringList ids;
+    for (const config::Model &model : m_gateway->workspace()->config().models) {
+        if (model.capabilities.contains(QLatin1String("chat")))
+            ids << model.id;
+    }
+    return ids;
 }
 
 QStringList GatewayWorker::allModels() const

@@ -75,6 +75,7 @@ signals:
 private:
     void publish();
     QStringList allModels() const;
+    QStringList chatModels() const;
     DashboardFrame buildFrame();
     const Clock &m_clock;
     std::unique_ptr<boot::GatewayBoot> m_boot;      // the demo, the database and the gateway

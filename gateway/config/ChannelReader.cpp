@@ -14,7 +14,7 @@ namespace {
 const QStringList kFormats{"openai", "anthropic", "gemini"};
 const QStringList kTiers{"standard", "priority", "flex"};
 const QStringList kDataCollection{"allow", "deny"};
-const QStringList kAuth{"bearer", "x-api-key", "api-key", "none"};
+const QStringList kAuth{"bearer", "x-api-key", "api-key", "x-goog-api-key", "none"};
 
 // Channel ids and provider slugs go into response headers and metric labels: keep them ASCII.
 bool isSlug(const QString &text)

@@ -28,7 +28,8 @@ struct DemoChannel {
     QStringList models;
 };
 
-// resources/demo/demo.yaml's channels and the models each serves.
+// resources/demo/demo.yaml's channels and the chat models each serves (the embeddings model is
+// covered by the embeddings tests).
 const std::vector<DemoChannel> &demoChannels()
 {
     static const std::vector<DemoChannel> channels = {
@@ -37,6 +38,7 @@ const std::vector<DemoChannel> &demoChannels()
         {"yandex", "yandex", {"Qwen/Qwen3.6-35B-A3B", "yandex/yandexgpt-5-lite"}},
         {"mws", "mws", {"Qwen/Qwen3.6-35B-A3B"}},
         {"anthropic-sim", "anthropic-sim", {"deepseek/deepseek-v4-flash", "yandex/yandexgpt-5-lite"}},
+        {"gemini-sim", "gemini-sim", {"Qwen/Qwen3.6-35B-A3B", "yandex/yandexgpt-5-lite"}},
     };
     return channels;
 }
