@@ -41,6 +41,9 @@ struct WriterOptions {
     // decoded; a stream whose upstream body ended after its Finish). The Responses route stores it
     // for previous_response_id. Gateway thread; may be empty.
     std::function<void(const CanonicalAnswer &)> onAnswer;
+    // The canonical request being answered, for formats whose answer repeats it (OpenAI Responses
+    // echoes tools, tool_choice, text, ...). Set by the canonical bridge; may be null.
+    std::shared_ptr<const CanonicalRequest> request;
 };
 
 // Writes one canonical stream in a client format. Each call returns the bytes to send (possibly

@@ -6,6 +6,7 @@
 #include "api/anthropic/AnthropicPassThrough.h"
 #include "api/openai/OpenAiCodec.h"
 #include "api/openai/OpenAiDialect.h"
+#include "api/responses/ResponsesCodec.h"
 
 namespace sy::api {
 
@@ -13,11 +14,12 @@ const IngressCodec *ingressCodec(Format format)
 {
     static const openai::OpenAiCodec openAi;
     static const anthropic::AnthropicCodec anthropic;
+    static const responses::ResponsesCodec responses;
     switch (format) {
     case Format::OpenAiChat: return &openAi;
     case Format::Anthropic: return &anthropic;
-    case Format::Gemini:
-    case Format::OpenAiResponses: return nullptr;
+    case Format::OpenAiResponses: return &responses;
+    case Format::Gemini: return nullptr;
     }
     return nullptr;
 }
