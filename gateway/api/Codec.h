@@ -115,7 +115,8 @@ public:
 };
 
 // The codec of a client format and the dialect of a channel format (never null for the formats
-// that have one; Gemini and Responses: nullptr until they are built).
+// that have one; Gemini: nullptr until it is built). No channel speaks OpenAI Responses: its
+// dialect is always null and its clients are served through the canonical bridge.
 const IngressCodec *ingressCodec(Format format);
 const UpstreamDialect *upstreamDialect(Format format);
 
