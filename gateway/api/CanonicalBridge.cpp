@@ -9,6 +9,8 @@ CanonicalBridge::CanonicalBridge(std::shared_ptr<const CanonicalRequest> request
     , m_dialect(dialect)
     , m_options(std::move(options))
 {
+    if (!m_options.request)
+        m_options.request = m_request;
 }
 
 WireRequest CanonicalBridge::request(const QString &upstreamModel, const QString &credential)

@@ -41,6 +41,9 @@ struct WriterOptions {
     // decoded; a stream whose upstream body ended after its Finish). The Responses route stores it
     // for previous_response_id. Gateway thread; may be empty.
     std::function<void(const CanonicalAnswer &)> onAnswer;
+    // The canonical request being answered, for formats whose answer repeats it (OpenAI Responses
+    // echoes tools, tool_choice, text, ...). Set by the canonical bridge; may be null.
+    std::shared_ptr<const CanonicalRequest> request;
 };
 
 // Writes one canonical stream in a client format. Each call returns the bytes to send (possibly
@@ -111,8 +114,9 @@ public:
     virtual std::unique_ptr<StreamDecoder> streamDecoder() const = 0;
 };
 
-// The codec of a client format and the dialect of a channel format (never null for the formats
-// that have one; Gemini and Responses: nullptr until they are built).
+// The codec of a client format and the dialect of a channel format (never null). No channel
+// speaks OpenAI Responses: its dialect is null and its clients are served through the canonical
+// bridge.
 const IngressCodec *ingressCodec(Format format);
 const UpstreamDialect *upstreamDialect(Format format);
 

@@ -9,6 +9,7 @@
 #include "api/gemini/GeminiPassThrough.h"
 #include "api/openai/OpenAiCodec.h"
 #include "api/openai/OpenAiDialect.h"
+#include "api/responses/ResponsesCodec.h"
 
 namespace sy::api {
 
@@ -17,11 +18,12 @@ const IngressCodec *ingressCodec(Format format)
     static const openai::OpenAiCodec openAi;
     static const anthropic::AnthropicCodec anthropic;
     static const gemini::GeminiCodec gemini;
+    static const responses::ResponsesCodec responses;
     switch (format) {
     case Format::OpenAiChat: return &openAi;
     case Format::Anthropic: return &anthropic;
     case Format::Gemini: return &gemini;
-    case Format::OpenAiResponses: return nullptr;
+    case Format::OpenAiResponses: return &responses;
     }
     return nullptr;
 }
