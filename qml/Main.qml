@@ -1,5 +1,6 @@
-// The dashboard window: a header with the gateway's address and key, four pages (Overview,
-// Requests, Failure lab, Configure; Ctrl+1..4), wired to the gateway host's models and actions.
+// The dashboard window: a header with the gateway's address and key, seven pages (Overview,
+// Requests, Failure lab, Configure, Add provider, Connect, Spend; Ctrl+1..7), wired to the gateway
+// host's models and actions.
 import QtQml
 import QtQuick
 import QtQuick.Controls
@@ -22,6 +23,9 @@ ApplicationWindow {
     Shortcut { sequence: "Ctrl+2"; onActivated: tabs.currentIndex = 1 }
     Shortcut { sequence: "Ctrl+3"; onActivated: tabs.currentIndex = 2 }
     Shortcut { sequence: "Ctrl+4"; onActivated: tabs.currentIndex = 3 }
+    Shortcut { sequence: "Ctrl+5"; onActivated: tabs.currentIndex = 4 }
+    Shortcut { sequence: "Ctrl+6"; onActivated: tabs.currentIndex = 5 }
+    Shortcut { sequence: "Ctrl+7"; onActivated: tabs.currentIndex = 6 }
 
     header: ToolBar {
         RowLayout {
@@ -29,14 +33,17 @@ ApplicationWindow {
             anchors.leftMargin: 12
             anchors.rightMargin: 12
             spacing: 16
-            Label { text: qsTr("Switchyard"); font.bold: true; font.pixelSize: 18 }
+            // No title label: seven pages and the connection bar fill a 1280-pixel header.
             TabBar {
                 id: tabs
                 objectName: "pageTabs"
-                TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
-                TabButton { text: qsTr("Configure"); font.bold: checked; width: implicitWidth + 16; ToolTip.text: "Ctrl+4"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Overview"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+1"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Requests"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+2"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Failure lab"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+3"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Configure"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+4"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Add provider"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+5"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Connect"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+6"; ToolTip.visible: hovered }
+                TabButton { text: qsTr("Spend"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+7"; ToolTip.visible: hovered }
             }
             Item { Layout.fillWidth: true }
             ConnectionBar {
@@ -107,6 +114,27 @@ ApplicationWindow {
             objectName: "configurePage"
             api: window.gateway
             desktop: window.desktop
+        }
+
+        AddProviderPage {
+            objectName: "addProviderPage"
+            api: window.gateway
+            active: tabs.currentIndex === 4
+            onShowOverviewRequested: tabs.currentIndex = 0
+        }
+
+        ConnectPage {
+            objectName: "connectPage"
+            api: window.gateway
+            active: tabs.currentIndex === 5
+            defaultKey: window.gateway.demoKey
+            modelIds: window.gateway.modelIds
+        }
+
+        SpendPage {
+            objectName: "spendPage"
+            api: window.gateway
+            active: tabs.currentIndex === 6
         }
     }
 

@@ -19,6 +19,8 @@ Frame {
     property real ttftP90: -1
     property real tokensPerSecond: -1
     property string outage: ""
+    // The channel does not check its upstream's TLS certificate (`tls.insecure`): a standing warning.
+    property bool tlsInsecure: false
 
     function ms(v) { return v < 0 ? "–" : (v >= 10000 ? (v / 1000).toFixed(1) + " s" : Math.round(v) + " ms") }
 
@@ -60,6 +62,16 @@ Frame {
             }
             Figure { label: qsTr("TTFT p50"); value: tile.ms(tile.ttftP50) }
             Figure { label: qsTr("p90"); value: tile.ms(tile.ttftP90) }
+        }
+        Label {
+            objectName: "insecureWarning"
+            visible: tile.tlsInsecure
+            text: qsTr("⚠ TLS certificate not checked")
+            color: "#c27c0e"
+            font.pixelSize: 12
+            font.bold: true
+            elide: Text.ElideRight
+            Layout.fillWidth: true
         }
         Rectangle {
             objectName: "outageBadge"

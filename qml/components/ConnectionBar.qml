@@ -31,7 +31,7 @@ RowLayout {
         text: bar.url + "/v1"
         readOnly: true
         selectByMouse: true
-        Layout.preferredWidth: 220
+        Layout.preferredWidth: 200
     }
     Button {
         visible: bar.listening
@@ -47,7 +47,7 @@ RowLayout {
         text: bar.apiKey
         readOnly: true
         selectByMouse: true
-        Layout.preferredWidth: 170
+        Layout.preferredWidth: 160
     }
     Button {
         visible: keyField.visible

@@ -41,9 +41,12 @@ Frame {
                 width: ListView.view.width
                 padding: 4
                 onClicked: feedFrame.requestActivated(requestId)
-                contentItem: ColumnLayout {
+                // A Column, not a ColumnLayout: a layout sizes the row by the summary's one-line
+                // height, a Column by its height once wrapped at the row's width.
+                contentItem: Column {
                     spacing: 0
                     RowLayout {
+                        width: parent.width
                         Label { text: time; opacity: 0.7; font.pixelSize: 11 }
                         Label {
                             text: status
@@ -53,7 +56,8 @@ Frame {
                         }
                         Label { text: modelId; opacity: 0.7; font.pixelSize: 11; elide: Text.ElideRight; Layout.fillWidth: true }
                     }
-                    Label { text: summary; elide: Text.ElideRight; Layout.fillWidth: true; font.pixelSize: 12 }
+                    // Wrapped, not cut: a long failover chain is the point of the line.
+                    Label { objectName: "feedSummary"; text: summary; wrapMode: Text.Wrap; width: parent.width; font.pixelSize: 12 }
                 }
             }
             Label {

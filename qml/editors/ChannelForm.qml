@@ -29,6 +29,8 @@ Frame {
     readonly property var formats: ["openai", "anthropic"]
     readonly property var tiers: ["standard", "priority", "flex"]
     readonly property var collections: ["allow", "deny"]
+    // How the key is sent; "" = the format's usual way (bearer; x-api-key for Anthropic…).
+    readonly property var auths: ["", "bearer", "x-api-key", "x-goog-api-key", "api-key", "none"]
     readonly property int credentialCount: channel ? (channel.credential_count ?? 0) : 0
 
     function marks(name) { return field === name || field.startsWith(name + ".") || field.startsWith(name + "[") }
@@ -69,6 +71,11 @@ Frame {
         zdrBox.checked = !!(c && c.zdr)
         distillableBox.checked = !!(c && c.distillable)
         parametersField.text = ((c && c.supported_parameters) || []).join(", ")
+        proxyField.text = c ? text(c.proxy, "") : ""
+        authBox.currentIndex = Math.max(0, auths.indexOf(c ? text(c.auth, "") : ""))
+        probeField.text = c ? text(c.probe_interval_s, "0") : "0"
+        caFileField.text = c && c.tls ? text(c.tls.ca_file, "") : ""
+        insecureBox.checked = !!(c && c.tls && c.tls.insecure)
     }
 
     function refuse(name, message) {
@@ -131,6 +138,18 @@ Frame {
             supported_parameters: parametersField.text.split(/[\s,]+/).filter(p => p.length > 0),
             models: models
         }
+        // Sent only when set, so a channel without them reads as before.
+        if (authBox.currentIndex > 0)
+            body.auth = auths[authBox.currentIndex]
+        const probe = number(probeField.text, 0)
+        if (!Number.isInteger(probe) || probe < 0 || probe > 86400)
+            return refuse("probe_interval_s", qsTr("Probe: whole seconds from 0 (off) to 86400."))
+        if (probe > 0)
+            body.probe_interval_s = probe
+        if (proxyField.text.trim().length > 0)
+            body.proxy = proxyField.text.trim()
+        if (caFileField.text.trim().length > 0 || insecureBox.checked)
+            body.tls = { ca_file: caFileField.text.trim(), insecure: insecureBox.checked }
         const typed = []
         for (let i = 0; i < credentials.count; ++i) {
             const secret = credentials.get(i).secret.trim()
@@ -328,6 +347,45 @@ Frame {
                 RowLayout {
                     CheckBox { id: zdrBox; objectName: "channelZdr"; text: qsTr("Zero data retention") }
                     CheckBox { id: distillableBox; objectName: "channelDistillable"; text: qsTr("Distillable") }
+                }
+
+                Heading { text: qsTr("Connection") }
+                GridLayout {
+                    columns: 2
+                    columnSpacing: 10
+                    rowSpacing: 6
+                    Layout.fillWidth: true
+                    Name { text: qsTr("Key sent as"); about: "auth" }
+                    ComboBox {
+                        id: authBox
+                        objectName: "channelAuth"
+                        model: form.auths.map(a => a.length > 0 ? a : qsTr("the format's default"))
+                        Layout.preferredWidth: 200
+                    }
+                    Name { text: qsTr("Probe every"); about: "probe_interval_s" }
+                    RowLayout {
+                        TextField { id: probeField; objectName: "channelProbe"; Layout.preferredWidth: 100 }
+                        Hint { text: qsTr("seconds; 0 = off (each probe is a paid request)") }
+                    }
+                    Name { text: qsTr("Proxy"); about: "proxy" }
+                    TextField {
+                        id: proxyField
+                        objectName: "channelProxy"
+                        placeholderText: qsTr("none; HTTPS_PROXY / NO_PROXY apply")
+                        Layout.fillWidth: true
+                    }
+                    Name { text: qsTr("CA file"); about: "tls.ca_file" }
+                    TextField {
+                        id: caFileField
+                        objectName: "channelCaFile"
+                        placeholderText: qsTr("the system's certificates")
+                        Layout.fillWidth: true
+                    }
+                }
+                CheckBox {
+                    id: insecureBox
+                    objectName: "channelInsecure"
+                    text: qsTr("Do not check the TLS certificate (insecure)")
                 }
             }
         }

@@ -62,5 +62,15 @@ Item {
             tile.outage = ""
             compare(badge.opacity, 0)
         }
+
+        function test_insecureTlsShowsAWarning() {
+            const warning = findChild(tile, "insecureWarning")
+            verify(warning)
+            verify(!warning.visible)
+            tile.tlsInsecure = true
+            verify(warning.visible)
+            verify(warning.text.indexOf("TLS") >= 0)
+            tile.tlsInsecure = false
+        }
     }
 }

@@ -30,6 +30,8 @@ Item {
           data_collection: "deny", zdr: false, distillable: true, supported_parameters: ["tools", "temperature"],
           models: [{ id: "deepseek/deepseek-v4-flash", upstream: "deepseek-chat", price: { prompt: 0.27, completion: 1.1 } }] },
         { id: "local", provider: "ollama", base_url: "http://127.0.0.1:11434/v1", format: "openai",
+          proxy: "http://127.0.0.1:3128", tls: { ca_file: "/etc/company-ca.pem", insecure: true },
+          auth: "api-key", probe_interval_s: 300,
           credential_count: 0, enabled: true, max_concurrent: 0,
           timeouts: { connect_s: 10, first_byte_s: 30, idle_s: 60 }, tier: "standard",
           data_collection: "allow", zdr: false, distillable: false, supported_parameters: [],
@@ -219,6 +221,28 @@ Item {
             const del = api.last("DELETE")
             compare(del.target, "/admin/channels/local")
             compare(del.body, undefined)
+        }
+
+        // A PUT carries the whole channel: its proxy and TLS settings go with it, or are dropped.
+        function test_authProbeProxyAndTlsAreShownAndKeptOnSave() {
+            editor.select("local")
+            compare(child("channelProxy").text, "http://127.0.0.1:3128")
+            compare(child("channelCaFile").text, "/etc/company-ca.pem")
+            verify(child("channelInsecure").checked)
+            save()
+            const put = api.last("PUT")
+            compare(put.target, "/admin/channels/local")
+            compare(put.body.proxy, "http://127.0.0.1:3128")
+            compare(put.body.tls, { ca_file: "/etc/company-ca.pem", insecure: true })
+            compare(put.body.auth, "api-key")
+            compare(put.body.probe_interval_s, 300)
+            editor.select("deepseek-main")
+            verify(!child("channelInsecure").checked)
+            save()
+            verify(!("tls" in api.last("PUT").body))
+            verify(!("proxy" in api.last("PUT").body))
+            verify(!("auth" in api.last("PUT").body))
+            verify(!("probe_interval_s" in api.last("PUT").body))
         }
     }
 }

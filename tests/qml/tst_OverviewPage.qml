@@ -94,5 +94,23 @@ Item {
             compare(activated.count, 1)
             compare(activated.signalArguments[0][0], "r2")
         }
+
+        // A chain longer than the feed is wide wraps onto more lines; its row grows to hold them.
+        function test_longFeedLinesWrapInsteadOfBeingCut() {
+            const hop = "cloudru 503 → yandex 429 → mws timeout after 15000 ms → anthropic-sim 503 → "
+            const chain = hop + hop + hop + "deepseek-main ok, 15812 ms"
+            feed.insert(0, { requestId: "r3", time: "12:00:03", modelId: "deepseek/deepseek-v4-flash", summary: chain, status: 200 })
+            const list = findChild(page, "feedList")
+            list.positionViewAtBeginning()
+            tryVerify(() => list.itemAtIndex(0) && findChild(list.itemAtIndex(0), "feedSummary").text === chain)
+            const row = list.itemAtIndex(0)
+            const summary = findChild(row, "feedSummary")
+            verify(summary.width > 0 && summary.width < 900, "feed width " + summary.width)
+            // Layouts settle on the next polish.
+            tryVerify(() => summary.lineCount > 1, 2000, "lines: " + summary.lineCount + ", width " + summary.width + ", text " + summary.implicitWidth)
+            verify(!summary.truncated)
+            tryVerify(() => row.height >= summary.height + 14, 2000, row.height + " < " + summary.height)
+            feed.remove(0)
+        }
     }
 }
