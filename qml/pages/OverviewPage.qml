@@ -21,6 +21,8 @@ Page {
     property real tokens: 0
     property string balance: "—"
     property string spendToday: "—"
+    // False while the window is off screen (hidden to the tray, minimized): charts stop drawing.
+    property bool drawn: true
     signal feedShowAllToggled(bool showAll)
     signal requestActivated(string requestId)
 
@@ -114,6 +116,7 @@ Page {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
                     HistoryChart {
+                        live: page.drawn
                         objectName: "requestsChart"
                         title: qsTr("Requests/s per channel")
                         channels: page.historyChannels; source: page.historySource
@@ -121,6 +124,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "ttftChart"
                         title: qsTr("Time to first token")
                         channels: page.historyChannels; source: page.historySource
@@ -129,6 +133,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "errorsChart"
                         title: qsTr("Errors/s")
                         channels: page.historyChannels; source: page.historySource
@@ -136,6 +141,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "tokensChart"
                         title: qsTr("Completion tokens/s")
                         channels: page.historyChannels; source: page.historySource
