@@ -73,18 +73,19 @@ TEST_F(EditorControllerTest, SavingANewEntryPostsItSelectsItAndReloads)
     auto *controller = qobject_cast<EditorController *>(make("EditorController { listPath: \"/admin/virtual-models\"; active: true }"));
     ASSERT_NE(controller, nullptr);
     ASSERT_TRUE(waitUntil([&] { return !controller->busy(); }, 10s));
+    ASSERT_FALSE(ids(controller->items()).contains(QStringLiteral("test/coder")));
     controller->startNew();
     EXPECT_TRUE(controller->creating());
     QJSValue body = engine.newObject();
-    body.setProperty("id", "team/coder");
+    body.setProperty("id", "test/coder");
     body.setProperty("primary", "deepseek/deepseek-v4-flash");
     body.setProperty("fallbacks", engine.newArray(0));
     controller->save(body);
     EXPECT_TRUE(controller->busy());
-    ASSERT_TRUE(waitUntil([&] { return ids(controller->items()).contains(QStringLiteral("team/coder")); }, 10s))
+    ASSERT_TRUE(waitUntil([&] { return ids(controller->items()).contains(QStringLiteral("test/coder")); }, 10s))
         << controller->formError().toStdString();
     EXPECT_FALSE(controller->creating());
-    EXPECT_EQ(controller->selectedId(), "team/coder");
+    EXPECT_EQ(controller->selectedId(), "test/coder");
     EXPECT_TRUE(controller->formError().isEmpty());
 }
 

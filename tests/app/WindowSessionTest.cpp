@@ -47,7 +47,7 @@ TEST_F(WindowSessionTest, FirstStartFitsTheScreenAndKeepsThePage)
 
 TEST_F(WindowSessionTest, GeometryAndPageComeBackOnTheNextRun)
 {
-    const QRect chosen(available().topLeft() + QPoint(40, 30), QSize(1000, 700));
+    const QRect chosen(available().topLeft() + QPoint(40, 30), available().size() * 0.7);
     {
         QSettings store = settings();
         QWindow window;
