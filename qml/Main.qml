@@ -195,10 +195,10 @@ ApplicationWindow {
 
     // The page's filters drive the log query; the log is fetched live while its page is shown.
     readonly property var requestsPage: requestsLoader.item
-    Binding { target: window.gateway.requestLog; property: "keyName"; when: window.requestsPage; value: window.requestsPage.keyFilter }
-    Binding { target: window.gateway.requestLog; property: "model"; when: window.requestsPage; value: window.requestsPage.modelFilter }
-    Binding { target: window.gateway.requestLog; property: "status"; when: window.requestsPage; value: window.requestsPage.statusFilter }
-    Binding { target: window.gateway.requestLog; property: "failedOverOnly"; when: window.requestsPage; value: window.requestsPage.failedOverOnly }
+    Binding { target: window.gateway.requestLog; property: "keyName"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.keyFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "model"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.modelFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "status"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.statusFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "failedOverOnly"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.failedOverOnly : false }
     Binding {
         target: window.gateway; property: "requestLogLive"
         value: window.shown && tabs.currentIndex === 1 && window.requestsPage !== null && window.requestsPage.live
