@@ -45,7 +45,10 @@ void GatewayHost::start(const GatewayStartOptions &options)
     connect(m_worker, &GatewayWorker::actionFailed, this, &GatewayHost::onActionFailed, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::adminReplied, this, &GatewayHost::onAdminReplied, Qt::QueuedConnection);
     m_thread.start();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, options] { w->start(options); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, options, shown = m_windowShown] {
+        w->setWindowShown(shown);   // the window may have been hidden before the gateway started
+        w->start(options);
+    }, Qt::QueuedConnection);
 }
 
 void GatewayHost::setOutage(const QString &targetKind, const QString &target, const QString &kind, int seconds)
@@ -150,6 +153,16 @@ void GatewayHost::setRequestLogLive(bool live)
         m_logTimer.stop();
     }
     emit requestLogLiveChanged();
+}
+
+void GatewayHost::setWindowShown(bool shown)
+{
+    if (shown == m_windowShown)
+        return;
+    m_windowShown = shown;
+    if (m_worker)
+        QMetaObject::invokeMethod(m_worker, [w = m_worker, shown] { w->setWindowShown(shown); }, Qt::QueuedConnection);
+    emit windowShownChanged();
 }
 
 void GatewayHost::onStarted(const QString &url, const QString &demoKey)

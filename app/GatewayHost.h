@@ -52,6 +52,9 @@ class GatewayHost : public QObject {
     Q_PROPERTY(double trafficFailed READ trafficFailed NOTIFY frameChanged)
     // Fetch a page of the request log every second while true (the Requests page is shown).
     Q_PROPERTY(bool requestLogLive READ requestLogLive WRITE setRequestLogLive NOTIFY requestLogLiveChanged)
+    // Whether the dashboard window is on screen (visible and exposed); set by the app. While it is
+    // not, frames come at 1 Hz instead of 4 (the tray still follows the state).
+    Q_PROPERTY(bool windowShown READ windowShown WRITE setWindowShown NOTIFY windowShownChanged)
     Q_PROPERTY(sy::app::ChannelTilesModel *tiles READ tiles CONSTANT)
     Q_PROPERTY(sy::app::ChannelHistoryModel *history READ history CONSTANT)
     Q_PROPERTY(sy::app::FeedModel *feed READ feed CONSTANT)
@@ -119,6 +122,8 @@ public:
     double trafficFailed() const { return double(m_frame.traffic.failed); }
     bool requestLogLive() const { return m_logTimer.isActive(); }
     void setRequestLogLive(bool live);
+    bool windowShown() const { return m_windowShown; }
+    void setWindowShown(bool shown);
 
     ChannelTilesModel *tiles() { return &m_tiles; }
     ChannelHistoryModel *history() { return &m_history; }
@@ -132,6 +137,7 @@ signals:
     void frameChanged();
     void lastActionErrorChanged();
     void requestLogLiveChanged();
+    void windowShownChanged();
 
 private:
     void onStarted(const QString &url, const QString &demoKey);
@@ -160,6 +166,7 @@ private:
     QTimer m_logTimer;
     quint64 m_logGeneration = 0;
     QByteArray m_traceWanted;
+    bool m_windowShown = true;
     quint64 m_adminTag = 0;
     std::map<quint64, QJSValue> m_adminCallbacks;
 };

@@ -18,6 +18,7 @@ namespace sy::app {
 namespace {
 
 constexpr int kFramesPerSecond = 4;
+constexpr int kHiddenFramesPerSecond = 1;
 
 QString kindName(const failover::Outage &o)
 {
@@ -104,10 +105,20 @@ void GatewayWorker::start(const GatewayStartOptions &options)
     // A steady 4 Hz however busy the gateway is: the UI gets frames, not a message per request.
     // Created here so the timer belongs to the gateway thread.
     m_ticker = new QTimer(this);
-    m_ticker->setInterval(1000 / kFramesPerSecond);
-    m_ticker->setTimerType(Qt::PreciseTimer);
     connect(m_ticker, &QTimer::timeout, this, &GatewayWorker::publish);
+    setWindowShown(m_windowShown);
+}
+
+void GatewayWorker::setWindowShown(bool shown)
+{
+    m_windowShown = shown;
+    if (!m_ticker)
+        return;   // applied when the gateway has started
+    m_ticker->setInterval(1000 / (shown ? kFramesPerSecond : kHiddenFramesPerSecond));
+    m_ticker->setTimerType(shown ? Qt::PreciseTimer : Qt::CoarseTimer);
     m_ticker->start();
+    if (shown)
+        publish();   // the window shows the present at once, not the last hidden frame
 }
 
 void GatewayWorker::stop()

@@ -62,6 +62,9 @@ public:
     void fetchTrace(const QByteArray &requestId);
     // One admin API call (docs/admin-api.md) made in-process; answers with adminReplied(tag, ...).
     void adminCall(quint64 tag, const QByteArray &method, const QByteArray &target, const QByteArray &body);
+    // Frames at 4 Hz while the window is shown, at 1 Hz (a coarse timer) while it is hidden: the
+    // tray's state and tooltip still follow, and nothing else needs them. Gateway thread.
+    void setWindowShown(bool shown);
 
 signals:
     void started(const QString &url, const QString &demoKey);
@@ -84,6 +87,7 @@ private:
     std::unique_ptr<demo::TrafficGenerator> m_traffic;
     TrafficStatus m_trafficSettings;
     QTimer *m_ticker = nullptr;
+    bool m_windowShown = true;
 };
 
 } // namespace sy::app

@@ -5,16 +5,21 @@
 #include "GatewayHost.h"
 #include "SingleInstance.h"
 #include "config/ConfigLoader.h"
+#include "SystemTheme.h"
 #include "Tray.h"
+#include "WindowSession.h"
+#include "WindowShownTracker.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QSettings>
 #include <QSystemTrayIcon>
 #include <QtQml/qqmlextensionplugin.h>
 #include <cstdio>
+#include <memory>
 
 Q_IMPORT_QML_PLUGIN(Switchyard_DashboardPlugin)
 Q_IMPORT_QML_PLUGIN(Switchyard_ModelsPlugin)
@@ -93,16 +98,32 @@ int main(int argc, char **argv)
 
     QQmlApplicationEngine engine;
     engine.addImportPath(QStringLiteral("qrc:/"));
+    // Shown only once its geometry and page are restored (WindowSession below).
     engine.setInitialProperties({{"gateway", QVariant::fromValue(&gateway)},
                                  {"desktop", QVariant::fromValue(&autostart)},
-                                 {"visible", !startHidden}});
+                                 {"visible", false}});
     QObject::connect(&engine, &QQmlApplicationEngine::objectCreationFailed, &app,
                      [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
     engine.load(QUrl(QStringLiteral("qrc:/Switchyard/Dashboard/Main.qml")));
 
     sy::app::Tray tray(gateway, QSystemTrayIcon::isSystemTrayAvailable());
+    // ~/.config/switchyard/dashboard.conf: the window's geometry and page.
+    QSettings windowSettings(QStringLiteral("switchyard"), QStringLiteral("dashboard"));
+    std::unique_ptr<sy::app::WindowSession> session;
+    std::unique_ptr<sy::app::WindowShownTracker> shownTracker;
     if (!engine.rootObjects().isEmpty()) {
         auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+        session = std::make_unique<sy::app::WindowSession>(*window, windowSettings);
+        session->restore();
+        shownTracker = std::make_unique<sy::app::WindowShownTracker>(*window, gateway);
+        // Light or dark as the system's palette is, also when it changes while the app runs.
+        auto *theme = new sy::app::SystemTheme(window);
+        window->setProperty("dark", theme->dark());
+        QObject::connect(theme, &sy::app::SystemTheme::changed, window, [window, theme] {
+            window->setProperty("dark", theme->dark());
+        });
+        if (!startHidden)
+            window->show();
         tray.setWindow(window);
         QObject::connect(&instance, &sy::app::SingleInstance::activationRequested, window, [window] {
             window->show();

@@ -1,6 +1,6 @@
 // The dashboard window: a header with the gateway's address and key, seven pages (Overview,
-// Requests, Failure lab, Configure, Add provider, Connect, Spend; Ctrl+1..7), wired to the gateway
-// host's models and actions.
+// Requests, Failure lab, Configure, Add provider, Connect, Spend; Ctrl+1..7; each made the first
+// time it is shown), wired to the gateway host's models and actions.
 import QtQml
 import QtQuick
 import QtQuick.Controls
@@ -12,20 +12,32 @@ ApplicationWindow {
     required property QtObject gateway
     // The app's Autostart (start at login, hidden); null in tests that have none.
     property QtObject desktop: null
+    // The page shown (0 = Overview); the app saves it and restores it on the next start.
     property alias currentPage: tabs.currentIndex
+    // Whether the window is on screen (visible, exposed, not minimized): the app keeps it up to
+    // date (WindowShownTracker); while false, nothing that only feeds the pages is redrawn.
+    property bool shown: visible
+    // The system palette is dark (SystemTheme; the app keeps it up to date). The controls take
+    // their colours from the palette itself; this is for what is drawn by hand.
+    property bool dark: palette.window.hslLightness < 0.5
 
+    // The app sets the geometry (fitted to the screen, or the saved one) before showing.
     width: 1280
     height: 800
+    minimumWidth: 960
+    minimumHeight: 600
     visible: true
     title: qsTr("Switchyard")
 
-    Shortcut { sequence: "Ctrl+1"; onActivated: tabs.currentIndex = 0 }
-    Shortcut { sequence: "Ctrl+2"; onActivated: tabs.currentIndex = 1 }
-    Shortcut { sequence: "Ctrl+3"; onActivated: tabs.currentIndex = 2 }
-    Shortcut { sequence: "Ctrl+4"; onActivated: tabs.currentIndex = 3 }
-    Shortcut { sequence: "Ctrl+5"; onActivated: tabs.currentIndex = 4 }
-    Shortcut { sequence: "Ctrl+6"; onActivated: tabs.currentIndex = 5 }
-    Shortcut { sequence: "Ctrl+7"; onActivated: tabs.currentIndex = 6 }
+    // Ctrl+1 … Ctrl+N: page N, one shortcut per tab.
+    Instantiator {
+        model: tabs.count
+        delegate: Shortcut {
+            required property int index
+            sequence: "Ctrl+" + (index + 1)
+            onActivated: tabs.currentIndex = index
+        }
+    }
 
     header: ToolBar {
         RowLayout {
@@ -75,66 +87,102 @@ ApplicationWindow {
             tokens: window.gateway.tokens
             balance: window.gateway.balance
             spendToday: window.gateway.spendToday
+            drawn: window.shown
             onFeedShowAllToggled: (showAll) => window.gateway.feed.showAll = showAll
             onRequestActivated: (requestId) => { window.gateway.showTrace(requestId); tabs.currentIndex = 1 }
         }
 
-        RequestsPage {
-            id: requestsPage
-            objectName: "requestsPage"
-            requestLog: window.gateway.requestLog
-            trace: window.gateway.trace
-            traceRows: window.gateway.trace
-            keyNames: window.gateway.keyNames
-            modelIds: window.gateway.modelIds
-            onRequestSelected: (requestId) => window.gateway.showTrace(requestId)
+        PageLoader {
+            id: requestsLoader
+            current: tabs.currentIndex === 1
+            sourceComponent: Component {
+                RequestsPage {
+                    objectName: "requestsPage"
+                    requestLog: window.gateway.requestLog
+                    trace: window.gateway.trace
+                    traceRows: window.gateway.trace
+                    keyNames: window.gateway.keyNames
+                    modelIds: window.gateway.modelIds
+                    onRequestSelected: (requestId) => window.gateway.showTrace(requestId)
+                }
+            }
         }
 
-        FailureLabPage {
-            objectName: "failureLabPage"
-            channelIds: window.gateway.channelIds
-            modelIds: window.gateway.modelIds
-            outages: window.gateway.outages
-            lastActionError: window.gateway.lastActionError
-            trafficAvailable: window.gateway.trafficAvailable
-            trafficRunning: window.gateway.trafficRunning
-            trafficRate: window.gateway.trafficRate
-            trafficStreamShare: window.gateway.trafficStreamShare
-            trafficModels: window.gateway.trafficModels
-            trafficSent: window.gateway.trafficSent
-            trafficSucceeded: window.gateway.trafficSucceeded
-            trafficFailed: window.gateway.trafficFailed
-            onOutageRequested: (targetKind, target, kind, seconds) => window.gateway.setOutage(targetKind, target, kind, seconds)
-            onRestoreRequested: (outageId) => window.gateway.restoreOutage(outageId)
-            onRestoreAllRequested: window.gateway.clearOutages()
-            onTrafficRequested: (running, rate, streamShare, models) => window.gateway.setTraffic(running, rate, streamShare, models)
+        PageLoader {
+            id: failureLabLoader
+            current: tabs.currentIndex === 2
+            sourceComponent: Component {
+                FailureLabPage {
+                    objectName: "failureLabPage"
+                    channelIds: window.gateway.channelIds
+                    modelIds: window.gateway.modelIds
+                    outages: window.gateway.outages
+                    lastActionError: window.gateway.lastActionError
+                    trafficAvailable: window.gateway.trafficAvailable
+                    trafficRunning: window.gateway.trafficRunning
+                    trafficRate: window.gateway.trafficRate
+                    trafficStreamShare: window.gateway.trafficStreamShare
+                    trafficModels: window.gateway.trafficModels
+                    trafficSent: window.gateway.trafficSent
+                    trafficSucceeded: window.gateway.trafficSucceeded
+                    trafficFailed: window.gateway.trafficFailed
+                    onOutageRequested: (targetKind, target, kind, seconds) => window.gateway.setOutage(targetKind, target, kind, seconds)
+                    onRestoreRequested: (outageId) => window.gateway.restoreOutage(outageId)
+                    onRestoreAllRequested: window.gateway.clearOutages()
+                    onTrafficRequested: (running, rate, streamShare, models) => window.gateway.setTraffic(running, rate, streamShare, models)
+                }
+            }
         }
 
-        ConfigurePage {
-            objectName: "configurePage"
-            api: window.gateway
-            desktop: window.desktop
+        PageLoader {
+            id: configureLoader
+            current: tabs.currentIndex === 3
+            sourceComponent: Component {
+                ConfigurePage {
+                    objectName: "configurePage"
+                    api: window.gateway
+                    desktop: window.desktop
+                }
+            }
         }
 
-        AddProviderPage {
-            objectName: "addProviderPage"
-            api: window.gateway
-            active: tabs.currentIndex === 4
-            onShowOverviewRequested: tabs.currentIndex = 0
+        PageLoader {
+            id: addProviderLoader
+            current: tabs.currentIndex === 4
+            sourceComponent: Component {
+                AddProviderPage {
+                    objectName: "addProviderPage"
+                    api: window.gateway
+                    active: tabs.currentIndex === 4
+                    onShowOverviewRequested: tabs.currentIndex = 0
+                }
+            }
         }
 
-        ConnectPage {
-            objectName: "connectPage"
-            api: window.gateway
-            active: tabs.currentIndex === 5
-            defaultKey: window.gateway.demoKey
-            modelIds: window.gateway.modelIds
+        PageLoader {
+            id: connectLoader
+            current: tabs.currentIndex === 5
+            sourceComponent: Component {
+                ConnectPage {
+                    objectName: "connectPage"
+                    api: window.gateway
+                    active: tabs.currentIndex === 5
+                    defaultKey: window.gateway.demoKey
+                    modelIds: window.gateway.modelIds
+                }
+            }
         }
 
-        SpendPage {
-            objectName: "spendPage"
-            api: window.gateway
-            active: tabs.currentIndex === 6
+        PageLoader {
+            id: spendLoader
+            current: tabs.currentIndex === 6
+            sourceComponent: Component {
+                SpendPage {
+                    objectName: "spendPage"
+                    api: window.gateway
+                    active: tabs.currentIndex === 6
+                }
+            }
         }
     }
 
@@ -146,9 +194,13 @@ ApplicationWindow {
     }
 
     // The page's filters drive the log query; the log is fetched live while its page is shown.
-    Binding { target: window.gateway.requestLog; property: "keyName"; value: requestsPage.keyFilter }
-    Binding { target: window.gateway.requestLog; property: "model"; value: requestsPage.modelFilter }
-    Binding { target: window.gateway.requestLog; property: "status"; value: requestsPage.statusFilter }
-    Binding { target: window.gateway.requestLog; property: "failedOverOnly"; value: requestsPage.failedOverOnly }
-    Binding { target: window.gateway; property: "requestLogLive"; value: tabs.currentIndex === 1 && requestsPage.live }
+    readonly property var requestsPage: requestsLoader.item
+    Binding { target: window.gateway.requestLog; property: "keyName"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.keyFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "model"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.modelFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "status"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.statusFilter : "" }
+    Binding { target: window.gateway.requestLog; property: "failedOverOnly"; when: window.requestsPage !== null; value: window.requestsPage ? window.requestsPage.failedOverOnly : false }
+    Binding {
+        target: window.gateway; property: "requestLogLive"
+        value: window.shown && tabs.currentIndex === 1 && window.requestsPage !== null && window.requestsPage.live
+    }
 }

@@ -128,6 +128,16 @@ void ChannelHistoryModel::addSnapshot(const service::DashboardSnapshot &snapshot
         if (!changed.isEmpty())
             emit dataChanged(index(row), index(row), changed);
     }
+    // An idle gateway draws flat lines at zero: once every line is flat, a new sample changes
+    // nothing on screen, so the charts are not asked to redraw until there is data again.
+    const bool flat = std::all_of(m_channels.begin(), m_channels.end(), [](const Channel &c) {
+        return std::all_of(c.samples.begin(), c.samples.end(), [](const Sample &s) {
+            return s.requests == 0 && s.errors == 0 && s.tokens == 0 && s.ttftP50 < 0 && s.ttftP90 < 0;
+        });
+    });
+    if (flat && m_flatDrawn)
+        return;
+    m_flatDrawn = flat;
     emit sampled();
 }
 

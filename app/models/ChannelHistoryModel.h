@@ -64,7 +64,8 @@ public:
 
 signals:
     void countChanged();
-    // New samples were taken (at most once a second).
+    // New samples were taken that change what a chart shows (at most once a second; not while
+    // every line stays flat at zero).
     void sampled();
 
 private:
@@ -82,6 +83,7 @@ private:
 
     std::vector<Channel> m_channels;
     qint64 m_lastSampleMs = -1;
+    bool m_flatDrawn = false;   // the last sampled() showed only flat lines
 };
 
 } // namespace sy::app

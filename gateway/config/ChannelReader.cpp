@@ -1,5 +1,6 @@
 // `channels:` — one entry per way of reaching a provider (SPEC §1, §12).
 #include "config/Sections.h"
+#include "config/Vocabulary.h"
 
 #include <QRegularExpression>
 #include <QUrl>
@@ -10,11 +11,10 @@ namespace sy::config::detail {
 
 namespace {
 
-// The channel formats the gateway has an upstream dialect for.
-const QStringList kFormats{"openai", "anthropic", "gemini"};
-const QStringList kTiers{"standard", "priority", "flex"};
-const QStringList kDataCollection{"allow", "deny"};
-const QStringList kAuth{"bearer", "x-api-key", "api-key", "x-goog-api-key", "none"};
+const QStringList &kFormats = channelFormats();
+const QStringList &kTiers = channelTiers();
+const QStringList &kDataCollection = dataCollectionValues();
+const QStringList &kAuth = authStyles();
 
 // Channel ids and provider slugs go into response headers and metric labels: keep them ASCII.
 bool isSlug(const QString &text)

@@ -3,6 +3,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Switchyard.Dashboard
 
 Frame {
     id: controls
@@ -10,12 +11,7 @@ Frame {
     property var modelIds: []
     signal outageRequested(string targetKind, string target, string kind, int seconds)
 
-    readonly property var kinds: [
-        { text: qsTr("HTTP 503"), value: "error:503" }, { text: qsTr("HTTP 500"), value: "error:500" },
-        { text: qsTr("429 rate limit"), value: "rate_limit" }, { text: qsTr("Timeout"), value: "timeout" },
-        { text: qsTr("Hang"), value: "hang" }, { text: qsTr("Drop mid-stream"), value: "drop_mid_stream" },
-        { text: qsTr("Slow (+3 s)"), value: "slow" }
-    ]
+    readonly property var kinds: Choices.outageKinds
     readonly property var durations: [
         { text: qsTr("30 s"), value: 30 }, { text: qsTr("2 min"), value: 120 }, { text: qsTr("10 min"), value: 600 }
     ]

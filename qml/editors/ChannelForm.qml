@@ -5,11 +5,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Switchyard.Dashboard
 
 Frame {
     id: form
     property var channel: null             // an entry of GET /admin/channels; null with `creating`
     property bool creating: false
+    property bool busy: false              // a change is on its way: Save waits
     property var modelIds: []              // ids from GET /admin/models
     property string error: ""              // the gateway's refusal
     property string errorField: ""         // its error.param, e.g. "channels[2].timeouts.idle_s"
@@ -26,11 +28,11 @@ Frame {
         const m = /^channels\[\d+\]\.(.*)$/.exec(errorField)
         return m ? m[1] : (/^[a-z_]+\[\d+\]/.test(errorField) ? "" : errorField)
     }
-    readonly property var formats: ["openai", "anthropic", "gemini"]
-    readonly property var tiers: ["standard", "priority", "flex"]
-    readonly property var collections: ["allow", "deny"]
+    readonly property var formats: Choices.formats
+    readonly property var tiers: Choices.tiers
+    readonly property var collections: Choices.dataCollection
     // How the key is sent; "" = the format's usual way (bearer; x-api-key for Anthropic…).
-    readonly property var auths: ["", "bearer", "x-api-key", "x-goog-api-key", "api-key", "none"]
+    readonly property var auths: Choices.keyStyles
     readonly property int credentialCount: channel ? (channel.credential_count ?? 0) : 0
 
     function marks(name) { return field === name || field.startsWith(name + ".") || field.startsWith(name + "[") }
@@ -393,6 +395,7 @@ Frame {
         EditorActions {
             id: actions
             creating: form.creating
+            busy: form.busy
             error: form.shownError
             what: qsTr("channel “%1”").arg(form.channel ? form.channel.id : "")
             deleteNote: qsTr("Requests stop using it at once.")

@@ -14,72 +14,42 @@ Pane {
     // True while the editor is shown: it (re)loads its data from the API when this turns true.
     property bool active: false
 
-    property var channels: []
+    // The list, the selection, save / delete and the refusal: EditorController.
+    readonly property alias channels: controller.items
     property var modelIds: []
-    property string selectedId: ""
-    property bool creating: false
-    readonly property var selected: channels.find(c => c.id === selectedId) ?? null
-    property string error: ""              // loading failed
-    property string formError: ""
-    property string formErrorField: ""
+    readonly property alias selectedId: controller.selectedId
+    readonly property alias creating: controller.creating
+    readonly property alias selected: controller.selected
 
-    // Load once the editor is complete (its `api` is set) and then each time it is shown again.
-    property bool completed: false
-    onActiveChanged: if (active && completed) reload()
-    Component.onCompleted: { completed = true; if (active) reload() }
+    EditorController {
+        id: controller
+        api: editor.api
+        listPath: "/admin/channels"
+        active: editor.active
+        onReloading: editor.loadModelIds()
+    }
 
-    function reload() {
-        api.admin("GET", "/admin/channels", undefined, (status, reply) => {
-            error = AdminReply.errorText(status, reply)
-            if (!AdminReply.ok(status))
-                return
-            channels = Array.isArray(reply) ? reply : []
-            if (!creating && !selected && channels.length > 0)
-                selectedId = channels[0].id
-        })
+    function loadModelIds() {
         api.admin("GET", "/admin/models", undefined, (status, reply) => {
             if (AdminReply.ok(status) && Array.isArray(reply))
                 modelIds = reply.map(m => String(m.id))
         })
     }
-    function target(id) { return "/admin/channels/" + AdminReply.idPath(id) }
-
-    function select(id) {
-        creating = false
-        selectedId = id
-        formError = ""
-        formErrorField = ""
-    }
+    function reload() { controller.reload() }
+    function select(id) { controller.select(id) }
     function startNew() {
-        select("")
-        creating = true
+        controller.startNew()
         form.load()
     }
-    function change(method, path, body, nextId) {
-        api.admin(method, path, body, (status, reply) => {
-            formError = AdminReply.errorText(status, reply)
-            formErrorField = AdminReply.errorField(reply)
-            if (!AdminReply.ok(status))
-                return
-            creating = false
-            selectedId = nextId
-            reload()
-        })
-    }
-    function save(body) {
-        if (creating)
-            change("POST", "/admin/channels", body, body.id)
-        else
-            change("PUT", target(selectedId), body, selectedId)
-    }
+    function save(body) { controller.save(body) }
 
     ColumnLayout {
         anchors.fill: parent
         spacing: 10
         Label {
             objectName: "channelsError"
-            visible: editor.error.length > 0
-            text: editor.error
+            visible: controller.error.length > 0
+            text: controller.error
             color: "#d0473b"
             wrapMode: Text.Wrap
             Layout.fillWidth: true
@@ -117,10 +87,11 @@ Pane {
                 creating: editor.creating
                 channel: editor.selected
                 modelIds: editor.modelIds
-                error: editor.formError
-                errorField: editor.formErrorField
+                busy: controller.busy
+                error: controller.formError
+                errorField: controller.formErrorField
                 onSaveRequested: (body) => editor.save(body)
-                onDeleteRequested: editor.change("DELETE", editor.target(editor.selectedId), undefined, "")
+                onDeleteRequested: controller.remove()
             }
         }
     }

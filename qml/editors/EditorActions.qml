@@ -7,6 +7,7 @@ import QtQuick.Layouts
 ColumnLayout {
     id: actions
     property bool creating: false
+    property bool busy: false              // a change is on its way: Save and Delete wait for it
     property string error: ""
     property string what: ""               // "channel “x”", for the confirmation
     property string deleteNote: ""         // what deleting also does, if anything
@@ -31,6 +32,7 @@ ColumnLayout {
             objectName: "saveButton"
             text: actions.creating ? qsTr("Create") : qsTr("Save")
             highlighted: true
+            enabled: !actions.busy
             onClicked: actions.saveRequested()
             Keys.onReturnPressed: actions.saveRequested()
             Keys.onEnterPressed: actions.saveRequested()
@@ -41,6 +43,7 @@ ColumnLayout {
             objectName: "deleteButton"
             visible: !actions.creating
             text: qsTr("Delete…")
+            enabled: !actions.busy
             onClicked: actions.confirming = true
         }
     }

@@ -13,41 +13,40 @@ Pane {
     // True while the editor is shown: it (re)loads its data from the API when this turns true.
     property bool active: false
 
-    property var keys: []              // GET /admin/keys
+    // The list, the selection, create / save / delete and the refusal: EditorController.
+    readonly property alias keys: controller.items
     property var models: []            // ids from GET /admin/models
     property var virtualModels: []     // ids from GET /admin/virtual-models
     readonly property var modelIds: models.concat(virtualModels)
-    property string selectedName: ""
-    readonly property var selectedKey: keys.find(k => k.name === selectedName) ?? null
-    property string error: ""          // loading or creating failed
-    property string loadError: ""      // the last loading failure (cleared from `error` by a good load)
-    property string formError: ""      // a change to the selected key was refused
-    property string formErrorField: ""
+    property alias selectedName: controller.selectedId
+    readonly property alias selectedKey: controller.selected
+    property string localError: ""     // a name refused before it was sent
+    readonly property string error: localError.length > 0 ? localError : controller.error
     // The secret of the key just created. Kept only here, until dismissed.
     property string secret: ""
     property string secretName: ""
 
-    // Loads start once every property is set (`active` may be set before `api`).
-    property bool completed: false
-    onActiveChanged: if (active && completed) reload()
-    Component.onCompleted: { completed = true; if (active) reload() }
+    EditorController {
+        id: controller
+        api: editor.api
+        listPath: "/admin/keys"
+        idField: "name"
+        updateMethod: "PATCH"
+        active: editor.active
+        onReloading: editor.loadModelIds()
+        onSaved: (method, reply) => {
+            if (method === "POST") {
+                editor.secret = reply.secret ?? ""
+                editor.secretName = controller.selectedId
+                nameField.text = ""
+            }
+        }
+    }
 
     function ids(reply, field) {
         return Array.isArray(reply) ? reply.map(item => String(item[field])) : []
     }
-
-    function reload() {
-        api.admin("GET", "/admin/keys", undefined, (status, reply) => {
-            if (!AdminReply.ok(status)) {
-                error = loadError = AdminReply.errorText(status, reply)
-                return
-            }
-            if (error === loadError)
-                error = ""
-            keys = Array.isArray(reply) ? reply : []
-            if (!selectedKey && keys.length > 0)
-                selectedName = keys[0].name
-        })
+    function loadModelIds() {
         api.admin("GET", "/admin/models", undefined, (status, reply) => {
             if (AdminReply.ok(status))
                 models = ids(reply, "id")
@@ -57,41 +56,14 @@ Pane {
                 virtualModels = ids(reply, "id")
         })
     }
+    function reload() { controller.reload() }
 
     function create() {
         const name = nameField.text.trim()
-        if (name.length === 0 || /\s/.test(name)) {
-            error = qsTr("A key needs a name without spaces.")
-            return
-        }
-        api.admin("POST", "/admin/keys", { name: name }, (status, reply) => {
-            error = AdminReply.errorText(status, reply)
-            if (!AdminReply.ok(status))
-                return
-            secret = reply.secret ?? ""
-            secretName = name
-            nameField.text = ""
-            selectedName = name
-            reload()
-        })
+        localError = name.length === 0 || /\s/.test(name) ? qsTr("A key needs a name without spaces.") : ""
+        if (localError.length === 0)
+            controller.create({ name: name })
     }
-
-    // One change to the selected key; on success the list (and the form) reload.
-    function change(method, target, body) {
-        const name = selectedName
-        api.admin(method, target, body, (status, reply) => {
-            formError = AdminReply.errorText(status, reply)
-            formErrorField = AdminReply.errorField(reply)
-            if (!AdminReply.ok(status))
-                return
-            if (method === "DELETE" && selectedName === name)
-                selectedName = ""
-            reload()
-        })
-    }
-    function keyPath(name) { return "/admin/keys/" + AdminReply.idPath(name) }
-
-    onSelectedNameChanged: { formError = ""; formErrorField = "" }
 
     ColumnLayout {
         anchors.fill: parent
@@ -195,11 +167,11 @@ Pane {
                 visible: editor.selectedKey !== null
                 key: editor.selectedKey
                 modelIds: editor.modelIds
-                error: editor.formError
-                errorField: editor.formErrorField
-                onSaveRequested: (patch) => editor.change("PATCH", editor.keyPath(editor.selectedName), patch)
-                onResetBreakerRequested: editor.change("POST", editor.keyPath(editor.selectedName) + "/reset-breaker", undefined)
-                onDeleteRequested: editor.change("DELETE", editor.keyPath(editor.selectedName), undefined)
+                error: controller.formError
+                errorField: controller.formErrorField
+                onSaveRequested: (patch) => controller.save(patch)
+                onResetBreakerRequested: controller.act("POST", "/reset-breaker", undefined)
+                onDeleteRequested: controller.remove()
             }
         }
     }

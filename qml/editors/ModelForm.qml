@@ -4,17 +4,19 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Switchyard.Dashboard
 
 Frame {
     id: form
     property var entry: null               // an entry of GET /admin/models; null with `creating`
     property bool creating: false
+    property bool busy: false              // a change is on its way: Save waits
     property string error: ""
     property string errorField: ""         // e.g. "models[3].context_length"
     signal saveRequested(var body)
     signal deleteRequested()
 
-    readonly property var capabilityNames: ["chat", "tools", "vision", "json", "embeddings"]
+    readonly property var capabilityNames: Choices.capabilities
     property var capabilities: ["chat"]
     property string localError: ""
     property string localField: ""
@@ -178,6 +180,7 @@ Frame {
         EditorActions {
             id: actions
             creating: form.creating
+            busy: form.busy
             error: form.shownError
             what: qsTr("model “%1”").arg(form.entry ? form.entry.id : "")
             Layout.fillWidth: true

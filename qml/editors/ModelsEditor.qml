@@ -13,59 +13,26 @@ Pane {
     // True while the editor is shown: it (re)loads its data from the API when this turns true.
     property bool active: false
 
-    property var models: []
-    property string selectedId: ""
-    property bool creating: false
-    readonly property var selected: models.find(m => m.id === selectedId) ?? null
-    property string error: ""
-    property string formError: ""
-    property string formErrorField: ""
+    // The list, the selection, save / delete and the refusal: EditorController.
+    readonly property alias models: controller.items
+    readonly property alias selectedId: controller.selectedId
+    readonly property alias creating: controller.creating
+    readonly property alias selected: controller.selected
 
-    // Load once the editor is complete (its `api` is set) and then each time it is shown again.
-    property bool completed: false
-    onActiveChanged: if (active && completed) reload()
-    Component.onCompleted: { completed = true; if (active) reload() }
-
-    function reload() {
-        api.admin("GET", "/admin/models", undefined, (status, reply) => {
-            error = AdminReply.errorText(status, reply)
-            if (!AdminReply.ok(status))
-                return
-            models = Array.isArray(reply) ? reply : []
-            if (!creating && !selected && models.length > 0)
-                selectedId = models[0].id
-        })
+    EditorController {
+        id: controller
+        api: editor.api
+        listPath: "/admin/models"
+        active: editor.active
     }
-    function target(id) { return "/admin/models/" + AdminReply.idPath(id) }
 
-    function select(id) {
-        creating = false
-        selectedId = id
-        formError = ""
-        formErrorField = ""
-    }
+    function reload() { controller.reload() }
+    function select(id) { controller.select(id) }
     function startNew() {
-        select("")
-        creating = true
+        controller.startNew()
         form.load()
     }
-    function change(method, path, body, nextId) {
-        api.admin(method, path, body, (status, reply) => {
-            formError = AdminReply.errorText(status, reply)
-            formErrorField = AdminReply.errorField(reply)
-            if (!AdminReply.ok(status))
-                return
-            creating = false
-            selectedId = nextId
-            reload()
-        })
-    }
-    function save(body) {
-        if (creating)
-            change("POST", "/admin/models", body, body.id)
-        else
-            change("PUT", target(selectedId), body, selectedId)
-    }
+    function save(body) { controller.save(body) }
     function summary(m) {
         const parts = [(m.capabilities ?? []).join(", ")]
         if (m.context_length > 0)
@@ -84,8 +51,8 @@ Pane {
         spacing: 10
         Label {
             objectName: "modelsError"
-            visible: editor.error.length > 0
-            text: editor.error
+            visible: controller.error.length > 0
+            text: controller.error
             color: "#d0473b"
             wrapMode: Text.Wrap
             Layout.fillWidth: true
@@ -118,10 +85,11 @@ Pane {
                 visible: editor.creating || editor.selected !== null
                 creating: editor.creating
                 entry: editor.selected
-                error: editor.formError
-                errorField: editor.formErrorField
+                busy: controller.busy
+                error: controller.formError
+                errorField: controller.formErrorField
                 onSaveRequested: (body) => editor.save(body)
-                onDeleteRequested: editor.change("DELETE", editor.target(editor.selectedId), undefined, "")
+                onDeleteRequested: controller.remove()
             }
         }
     }

@@ -3,11 +3,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Switchyard.Dashboard
 
 Frame {
     id: form
     property var entry: null               // an entry of GET /admin/virtual-models; null with `creating`
     property bool creating: false
+    property bool busy: false              // a change is on its way: Save waits
     property var modelIds: []
     property string error: ""
     property string errorField: ""         // e.g. "virtual_models[0].primary"
@@ -127,6 +129,7 @@ Frame {
         EditorActions {
             id: actions
             creating: form.creating
+            busy: form.busy
             error: form.shownError
             what: qsTr("virtual model “%1”").arg(form.entry ? form.entry.id : "")
             deleteNote: qsTr("Clients asking for it are refused.")

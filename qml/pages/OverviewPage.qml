@@ -21,6 +21,8 @@ Page {
     property real tokens: 0
     property string balance: "—"
     property string spendToday: "—"
+    // False while the window is off screen (hidden to the tray, minimized): charts stop drawing.
+    property bool drawn: true
     signal feedShowAllToggled(bool showAll)
     signal requestActivated(string requestId)
 
@@ -115,6 +117,7 @@ Page {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
                     HistoryChart {
+                        live: page.drawn
                         objectName: "requestsChart"
                         title: qsTr("Requests/s per channel")
                         channels: page.historyChannels; source: page.historySource
@@ -122,6 +125,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "ttftChart"
                         title: qsTr("Time to first token")
                         channels: page.historyChannels; source: page.historySource
@@ -130,6 +134,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "errorsChart"
                         title: qsTr("Errors/s")
                         channels: page.historyChannels; source: page.historySource
@@ -137,6 +142,7 @@ Page {
                         Layout.fillWidth: true; Layout.fillHeight: true
                     }
                     HistoryChart {
+                        live: page.drawn
                         objectName: "tokensChart"
                         title: qsTr("Completion tokens/s")
                         channels: page.historyChannels; source: page.historySource

@@ -92,3 +92,20 @@ TEST(ChannelHistoryModelTest, RatesAreAveragedOverTheLastFiveSeconds)
     EXPECT_DOUBLE_EQ(samples[9].requests, 2.0);    // at 10 s: still in the window
     EXPECT_DOUBLE_EQ(samples[10].requests, 0.0);   // at 11 s: out of it
 }
+
+// An idle gateway: once every line is flat at zero, further samples do not ask the charts to
+// redraw; the first sample with data does.
+TEST(ChannelHistoryModelTest, IdleSamplesDoNotAskForARedrawOnceFlat)
+{
+    ChannelHistoryModel model;
+    QSignalSpy sampled(&model, &ChannelHistoryModel::sampled);
+    model.addSnapshot(snapshot(0, {tile("a", 0)}));
+    model.addSnapshot(snapshot(1000, {tile("a", 0)}));
+    EXPECT_EQ(sampled.count(), 1) << "the first flat picture is drawn";
+    for (int second = 2; second <= 30; ++second)
+        model.addSnapshot(snapshot(qint64(second) * 1000, {tile("a", 0)}));
+    EXPECT_EQ(sampled.count(), 1);
+    EXPECT_EQ(model.samples(0).size(), 30u) << "samples are still taken";
+    model.addSnapshot(snapshot(31'000, {tile("a", 5)}));
+    EXPECT_EQ(sampled.count(), 2);
+}

@@ -4,17 +4,23 @@
 // use, a database that is not SQLite, a bad configuration file) says why in the window.
 // Bounded waits only.
 #include "GatewayHost.h"
+#include "SystemTheme.h"
+#include "WindowShownTracker.h"
 #include "support/HttpTestClient.h"
 #include "support/Waits.h"
 
 #include <QAbstractSeries>
 #include <QApplication>
 #include <QFile>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QQmlContext>
 #include <QQmlExpression>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickStyle>
+#include <QQuickWindow>
+#include <QTest>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QXYSeries>
@@ -247,6 +253,83 @@ TEST_F(DashboardTest, SpendPageShowsTodaysDemoTrafficByKey)
     ASSERT_NE(history, nullptr);
     EXPECT_EQ(history->property("names").toStringList(), QStringList{"demo"});
     EXPECT_GT(history->property("totalRequests").toDouble(), 0);
+}
+
+
+// Ctrl+1 … Ctrl+N switch pages, one shortcut per tab.
+TEST_F(DashboardTest, CtrlAndADigitSwitchesToThatPage)
+{
+    auto *quickWindow = qobject_cast<QQuickWindow *>(window);
+    ASSERT_NE(quickWindow, nullptr);
+    quickWindow->show();
+    quickWindow->requestActivate();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(quickWindow, 5000));
+    const int pages = child<QObject>("pageTabs")->property("count").toInt();
+    ASSERT_EQ(pages, 7);
+    for (int page : {2, 6, 0, pages - 1, 3}) {
+        QTest::keyClick(quickWindow, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
+        EXPECT_EQ(window->property("currentPage").toInt(), page) << "Ctrl+" << page + 1;
+    }
+    QTest::keyClick(quickWindow, Qt::Key_8, Qt::ControlModifier);
+    EXPECT_EQ(window->property("currentPage").toInt(), 3) << "no eighth page";
+}
+
+// Hidden (to the tray, minimized, unmapped): the host is told, frames slow down, and the
+// overview's charts stop drawing; shown again, they catch up.
+TEST_F(DashboardTest, HidingTheWindowStopsDrawingAndShowingResumes)
+{
+    auto *quickWindow = qobject_cast<QQuickWindow *>(window);
+    ASSERT_NE(quickWindow, nullptr);
+    sy::app::WindowShownTracker tracker(*quickWindow, host);
+    quickWindow->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(quickWindow, 5000));
+    QObject *chart = child<QObject>("requestsChart");
+    ASSERT_NE(chart, nullptr);
+    EXPECT_TRUE(host.windowShown());
+    EXPECT_TRUE(chart->property("drawing").toBool());
+    window->setProperty("currentPage", 1);   // Requests: its log is polled while shown
+    EXPECT_TRUE(host.requestLogLive());
+    window->setProperty("currentPage", 0);
+    EXPECT_TRUE(chart->property("drawing").toBool());
+    window->setProperty("currentPage", 1);
+    quickWindow->hide();
+    EXPECT_FALSE(host.windowShown());
+    EXPECT_FALSE(window->property("shown").toBool());
+    EXPECT_FALSE(host.requestLogLive()) << "no log polling for a hidden window";
+    window->setProperty("currentPage", 0);
+    EXPECT_FALSE(chart->property("drawing").toBool()) << "the overview is current but off screen";
+    quickWindow->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(quickWindow, 5000));
+    EXPECT_TRUE(host.windowShown());
+    EXPECT_TRUE(chart->property("drawing").toBool());
+}
+
+
+// The system palette turns dark while the app runs (a desktop switching theme): the window's
+// pages follow at once, and SystemTheme says so; back to light, they follow again.
+TEST_F(DashboardTest, PagesFollowTheSystemPaletteWhenItChanges)
+{
+    const QPalette light = QGuiApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+    sy::app::SystemTheme theme;
+    ASSERT_FALSE(theme.dark()) << "the tests start light";
+    QObject *label = child<QObject>("gatewayStatus");
+    ASSERT_NE(label, nullptr);
+    auto lightness = [&] { return label->property("color").value<QColor>().lightnessF(); };
+    EXPECT_LT(lightness(), 0.5) << "dark text on a light window";
+
+    QGuiApplication::setPalette(dark);
+    EXPECT_TRUE(theme.dark());
+    EXPECT_TRUE(waitUntil([&] { return lightness() > 0.5; }, 5s)) << "light text on a dark window";
+    QGuiApplication::setPalette(light);
+    EXPECT_FALSE(theme.dark());
+    EXPECT_TRUE(waitUntil([&] { return lightness() < 0.5; }, 5s));
 }
 
 using StartFailureTest = DashboardFixture;

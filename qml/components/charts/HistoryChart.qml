@@ -15,6 +15,11 @@ ChartView {
     property var metrics: ["requests"]
     property string unit: ""
     property int windowSeconds: 300
+    // False while the window is off screen: new samples are not drawn (nor their series filled);
+    // the chart catches up once when it is live and visible again.
+    property bool live: true
+    readonly property bool drawing: live && visible
+    onDrawingChanged: if (drawing) refresh()
     readonly property int seriesCount: entries.length
     property var entries: []    // [{ series, row, metric }]
 
@@ -127,6 +132,7 @@ ChartView {
 
     Connections {
         target: chart.source
+        enabled: chart.drawing
         ignoreUnknownSignals: true
         function onSampled() { chart.refresh() }
     }
