@@ -119,7 +119,7 @@ std::vector<Rejection> rejections()
          "channels[0].base_url", "http:// or https://"},
         {"ProxyWithoutScheme", withChannel("    proxy: proxy.example:3128\n"), 7, 0, "channels[0].proxy",
          "http://host:port"},
-        {"UnknownAuth", withChannel("    auth: basic\n"), 7, 0, "channels[0].auth", "bearer, x-api-key, api-key, none"},
+        {"UnknownAuth", withChannel("    auth: basic\n"), 7, 0, "channels[0].auth", "bearer, x-api-key, api-key, x-goog-api-key, none"},
         {"UnknownTlsKey", withChannel("    tls: {ca_file: ca.pem, verify: false}\n"), 7, 0, "channels[0].tls.verify",
          "unknown"},
         {"InsecureNotBoolean", withChannel("    tls: {insecure: maybe}\n"), 7, 0, "channels[0].tls.insecure",
