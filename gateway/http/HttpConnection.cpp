@@ -85,8 +85,13 @@ void HttpConnection::writeToSocket(const QByteArray &bytes)
 {
     if (m_closing || m_socket->state() != QAbstractSocket::ConnectedState)
         return;
+    const bool nothingWaited = m_socket->bytesToWrite() == 0;
     m_socket->write(bytes);
-    if (!m_stallTimer.isActive() && m_options.stalledClientTimeout.count() > 0)
+    if (m_options.stalledClientTimeout.count() <= 0)
+        return;
+    if (nothingWaited)
+        m_progressAt = std::chrono::steady_clock::now();  // the stall clock starts with the wait
+    if (!m_stallTimer.isActive())
         m_stallTimer.start(m_options.stalledClientTimeout);
 }
 
@@ -123,17 +128,21 @@ void HttpConnection::advance()
 
 void HttpConnection::onBytesWritten()
 {
-    // Progress: the stall clock restarts while anything is still waiting.
-    if (m_socket->bytesToWrite() > 0 && m_options.stalledClientTimeout.count() > 0)
-        m_stallTimer.start(m_options.stalledClientTimeout);
-    else
-        m_stallTimer.stop();
+    // Progress restarts the stall clock. The timer itself is left as it is: starting and
+    // stopping a timer per write costs a walk of the thread's timer list, which with thousands
+    // of open streams was most of the gateway thread's time; onStalled re-arms it instead.
+    m_progressAt = std::chrono::steady_clock::now();
 }
 
 void HttpConnection::onStalled()
 {
     if (m_socket->bytesToWrite() == 0)
+        return;  // nothing waits: the next write arms the timer again
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m_progressAt);
+    if (waited < m_options.stalledClientTimeout) {
+        m_stallTimer.start(m_options.stalledClientTimeout - waited);
         return;
+    }
     m_closing = true;
     m_queue.clear();
     m_socket->abort();

@@ -89,6 +89,10 @@ private:
     QByteArray m_last;
     bool m_hasLast = false;
     bool m_closing = false;  // an ended response closed the connection: nothing more is sent
+    // Stall detection: the last time bytes drained, or the time bytes began to wait on an empty
+    // socket queue. The single-shot timer runs from the first wait and is re-armed for what is
+    // left when it fires with bytes still waiting and recent progress.
+    std::chrono::steady_clock::time_point m_progressAt;
     QTimer m_stallTimer;
 };
 
