@@ -36,6 +36,14 @@ channels:
     models:
       - id: bench/anthropic
         upstream: bench-model
+  - id: bench-gemini          # the same upstream's Gemini generateContent answer (--formats)
+    provider: bench-gemini
+    base_url: http://${HOST}:${UPSTREAM_PORT}/v1beta
+    format: gemini
+    credentials: [bench]
+    models:
+      - id: bench/gemini
+        upstream: bench-gemini
   - id: bench-embed           # the same upstream's embeddings answer (--embeddings)
     provider: bench
     base_url: http://${HOST}:${UPSTREAM_PORT}/embed/v1
@@ -48,6 +56,7 @@ models:
   - id: bench/model
   - id: bench/stream
   - id: bench/anthropic
+  - id: bench/gemini
   - id: bench/embed
     capabilities: [embeddings]
 keys:
@@ -92,6 +101,8 @@ wait_for_server() {
         wait_for_chat "${name} (responses → openai)" "${pid}" "http://${HOST}:${port}" /v1/responses \
             "${REQUEST_RESPONSES}" "${log}" 10
         wait_for_chat "${name} (gemini → openai)" "${pid}" "http://${HOST}:${port}" "${GEMINI_PATH}" \
+            "${REQUEST_GEMINI}" "${log}" 10
+        wait_for_chat "${name} (gemini, same format)" "${pid}" "http://${HOST}:${port}" "${GEMINI_SAME_PATH}" \
             "${REQUEST_GEMINI}" "${log}" 10
     fi
     if ((ANTHROPIC)); then

@@ -90,9 +90,15 @@ report() {
         [[ "${ONLY}" != nginx ]] && route_line switchyard-embeddings "Embeddings route" ""
     fi
     if ((REUSE)); then reuse_line; fi
-    if ((FORMATS)) && [[ "${ONLY}" != nginx ]]; then
-        route_line switchyard-responses "Responses client → openai channel" ""
-        route_line switchyard-gemini "Gemini client → openai channel" ""
+    if ((FORMATS)); then
+        [[ "${ONLY}" == both ]] && ratio_line switchyard-gemini-same nginx-gemini "Gemini route, same format"
+        if [[ "${ONLY}" != nginx ]]; then
+            route_line switchyard-responses "Responses client → openai channel" ""
+            route_line switchyard-gemini "Gemini client → openai channel" ""
+            route_line switchyard-gemini-same "Gemini same-format" ""
+            echo "note: the Responses route has no same-format target: openai channels serve it through" \
+                "Chat Completions, by design (docs/formats-responses.md)"
+        fi
     fi
     if ((ANTHROPIC)); then
         [[ "${ONLY}" == both ]] && ratio_line switchyard-anthropic nginx-anthropic "Anthropic route, same format"

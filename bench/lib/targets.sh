@@ -7,9 +7,12 @@
 readonly REQUEST_JSON='{"model":"bench/model","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16}'
 readonly REQUEST_ANTHROPIC='{"model":"bench/anthropic","max_tokens":16,"messages":[{"role":"user","content":"Say hello."}]}'
 readonly REQUEST_ANTHROPIC_TO_OPENAI='{"model":"bench/model","max_tokens":16,"messages":[{"role":"user","content":"Say hello."}]}'
-# The OpenAI Responses and Gemini ingress routes, both served by the openai-format channel (--formats).
+# The OpenAI Responses and Gemini ingress routes, both served by the openai-format channel, and
+# the Gemini route on the gemini-format channel (--formats). Responses has no same-format
+# channel: openai channels serve it through Chat Completions (docs/formats-responses.md).
 readonly REQUEST_RESPONSES='{"model":"bench/model","input":"Say hello.","max_output_tokens":16}'
 readonly GEMINI_PATH='/v1beta/models/bench/model:generateContent'
+readonly GEMINI_SAME_PATH='/v1beta/models/bench/gemini:generateContent'
 readonly REQUEST_GEMINI='{"contents":[{"role":"user","parts":[{"text":"Say hello."}]}],"generationConfig":{"maxOutputTokens":16}}'
 readonly REQUEST_OPENAI_TO_ANTHROPIC='{"model":"bench/anthropic","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16}'
 readonly REQUEST_EMBEDDINGS='{"model":"bench/embed","input":["Say hello.","Say goodbye."],"dimensions":8}'
@@ -26,11 +29,17 @@ add_target() {
 # The targets of the route options (--formats, --anthropic, --embeddings, --stream), once the
 # servers run: nginx proxy_pass beside the gateway where an nginx target exists.
 add_route_targets() {
-    if ((FORMATS)) && [[ "${ONLY}" != nginx ]]; then
-        add_target switchyard-responses "switchyard, responses→openai" \
-            "http://${HOST}:${GATEWAY_PORT}" /v1/responses "${REQUEST_RESPONSES}" "${GATEWAY_PID}"
-        add_target switchyard-gemini "switchyard, gemini→openai" \
-            "http://${HOST}:${GATEWAY_PORT}" "${GEMINI_PATH}" "${REQUEST_GEMINI}" "${GATEWAY_PID}"
+    if ((FORMATS)); then
+        [[ "${ONLY}" != switchyard ]] && add_target nginx-gemini "nginx proxy_pass, gemini" \
+            "http://${HOST}:${PROXY_PORT}" "${UPSTREAM_GEMINI_PATH}" "${REQUEST_GEMINI}" "${PROXY_PID}"
+        if [[ "${ONLY}" != nginx ]]; then
+            add_target switchyard-responses "switchyard, responses→openai" \
+                "http://${HOST}:${GATEWAY_PORT}" /v1/responses "${REQUEST_RESPONSES}" "${GATEWAY_PID}"
+            add_target switchyard-gemini "switchyard, gemini→openai" \
+                "http://${HOST}:${GATEWAY_PORT}" "${GEMINI_PATH}" "${REQUEST_GEMINI}" "${GATEWAY_PID}"
+            add_target switchyard-gemini-same "switchyard, gemini→gemini" \
+                "http://${HOST}:${GATEWAY_PORT}" "${GEMINI_SAME_PATH}" "${REQUEST_GEMINI}" "${GATEWAY_PID}"
+        fi
     fi
     if ((ANTHROPIC)); then
         [[ "${ONLY}" != switchyard ]] && add_target nginx-anthropic "nginx proxy_pass, anthropic" \

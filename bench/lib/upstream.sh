@@ -16,6 +16,11 @@ data: [DONE]\\n\\n"
 # The same answer as Anthropic's Messages API gives it (--anthropic).
 readonly UPSTREAM_ANTHROPIC='{"id":"msg_bench","type":"message","role":"assistant","model":"bench-model","content":[{"type":"text","text":"Hello! How can I help you today?"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":9}}'
 
+# The same answer as Gemini's generateContent gives it (--formats), at the path a gemini-format
+# channel whose base_url ends in /v1beta sends model bench-gemini to.
+readonly UPSTREAM_GEMINI='{"candidates":[{"content":{"role":"model","parts":[{"text":"Hello! How can I help you today?"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":9,"totalTokenCount":19},"modelVersion":"bench-gemini"}'
+readonly UPSTREAM_GEMINI_PATH='/v1beta/models/bench-gemini:generateContent'
+
 # A small embeddings answer (--embeddings): two vectors of eight values, as OpenAI gives them.
 readonly UPSTREAM_EMBEDDINGS='{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,-0.2,0.3,-0.4,0.5,-0.6,0.7,-0.8]},{"object":"embedding","index":1,"embedding":[0.8,-0.7,0.6,-0.5,0.4,-0.3,0.2,-0.1]}],"model":"bench-embed","usage":{"prompt_tokens":6,"total_tokens":6}}'
 
@@ -79,6 +84,11 @@ start_upstream() {
             if (\$request_method != POST) { return 405; }
             default_type application/json;
             return 200 '${UPSTREAM_ANTHROPIC}';
+        }
+        location = ${UPSTREAM_GEMINI_PATH} {
+            if (\$request_method != POST) { return 405; }
+            default_type application/json;
+            return 200 '${UPSTREAM_GEMINI}';
         }
         location = /embed/v1/embeddings {
             if (\$request_method != POST) { return 405; }
