@@ -2,7 +2,6 @@
 
 #include "core/SecretRedaction.h"
 #include "service/AttemptReplies.h"
-#include "service/ChannelTransport.h"
 #include "service/ErrorReply.h"
 
 #include <QJsonArray>
@@ -12,25 +11,18 @@
 
 namespace sy::service {
 
-namespace {
-
-constexpr qsizetype kMaxUpstreamBody = 64 * 1024 * 1024;
-
-} // namespace
-
 ChatExchange::ChatExchange(ExchangeContext context, WorkspacePtr workspace, ChatRequest request, AdmissionTicket ticket,
                            std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream,
                            GatewayState &state, const Clock &clock, QObject *parent)
     : QObject(parent)
+    , AttemptTransfer(upstream, clock)
     , m_context(std::move(context))
     , m_workspace(std::move(workspace))
     , m_request(std::move(request))
     , m_client(m_request.clientRequest())
     , m_sink(std::move(sink))
     , m_ticket(std::move(ticket))
-    , m_upstream(upstream)
     , m_state(state)
-    , m_clock(clock)
     , m_report(state, clock)
     , m_relay(m_sink)
     , m_money(state.ledger, std::exchange(m_ticket.reservation, 0))
@@ -122,10 +114,6 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
 {
     const config::Channel &channel = *attempt.channel;
     m_current = &attempt;
-    m_status = 0;
-    m_contentType.clear();
-    m_retryAfter.clear();
-    m_body.clear();
     m_sse = api::SseParser(m_workspace->config().settings.maxStreamEventBytes);
     m_paused = false;
     m_relay.resetHeld();
@@ -142,9 +130,7 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     options.jsonArrayStream = m_request.jsonArrayStream;
     options.onAnswer = m_request.onAnswer;
     m_translator = api::makeTranslator(m_client, format, options);
-    m_timing = {m_clock.now(), std::nullopt, {}};
-    if (!m_firstAttemptAt)
-        m_firstAttemptAt = m_timing.started;
+    beginAttempt();
     if (!m_translator) {
         // The configuration loader refuses formats the gateway cannot serve; this is the guard.
         failover::AttemptOutcome outcome;
@@ -157,59 +143,21 @@ void ChatExchange::sendAttempt(const PlannedAttempt &attempt)
     const QString credential = attempt.credential >= 0 ? channel.credentials[attempt.credential] : QString();
     api::WireRequest wire = m_translator->request(attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream,
                                                   credential);
-    upstream::UpstreamRequest request;
-    request.url = channel.baseUrl.toUtf8() + wire.path;
-    request.headers = std::move(wire.headers);
-    request.body = std::move(wire.body);
-    request.connectTimeout = channel.timeouts.connect;
-    request.firstByteTimeout = channel.timeouts.firstByte;
-    request.idleTimeout = channel.timeouts.idle;
-    applyChannel(channel, credential, request);
-
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_report.started(attempt);
-    m_transfer = m_upstream.send(std::move(request), this, outage);
-    m_transferActive = true;
+    sendToChannel(channel, credential, std::move(wire), outage);
     if (m_request.stream)
         m_firstChunkTimer.start(m_workspace->config().settings.firstChunkTimeoutS * 1000, Qt::PreciseTimer, this);
-}
-
-AttemptTiming ChatExchange::timingNow() const
-{
-    AttemptTiming timing = m_timing;
-    timing.ended = m_clock.now();
-    return timing;
-}
-
-qint64 ChatExchange::attemptLatencyMs() const
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_timing.started).count();
-}
-
-void ChatExchange::stopTransfer()
-{
-    if (!m_transferActive)
-        return;
-    m_transferActive = false;
-    m_upstream.cancel(m_transfer);
-}
-
-void ChatExchange::onHeaders(int status, const http::HeaderList &headers)
-{
-    m_status = status;
-    m_contentType = http::headerValue(headers, "content-type");
-    m_retryAfter = http::headerValue(headers, "retry-after");
 }
 
 void ChatExchange::onChunk(const QByteArray &bytes)
 {
     const bool success = m_status >= 200 && m_status < 300;
     if (!m_request.stream || !success) {
-        m_body += bytes;
-        if (m_body.size() > kMaxUpstreamBody) {
+        if (const std::optional<QString> tooLarge = appendBody(bytes)) {
             failover::AttemptOutcome outcome;
             outcome.transportError = upstream::UpstreamErrorKind::Protocol;
-            attemptFailed(outcome, QStringLiteral("upstream response larger than %1 bytes").arg(kMaxUpstreamBody));
+            attemptFailed(outcome, *tooLarge);
         }
         return;
     }
@@ -353,7 +301,7 @@ void ChatExchange::answerPlain()
 void ChatExchange::onError(const upstream::UpstreamError &error)
 {
     m_transferActive = false;
-    const QString reason = QStringLiteral("%1: %2").arg(QString::fromLatin1(upstream::errorKindName(error.kind)), error.message);
+    const QString reason = transportFailure(error);
     if (m_relay.committed())
         return interruptStream(QStringLiteral("upstream connection failed mid-stream (%1)").arg(reason));
     failover::AttemptOutcome outcome;

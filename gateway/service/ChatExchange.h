@@ -4,8 +4,9 @@
 // ordered channels × credentials); each attempt talks to the upstream through a Translator for
 // the client's and the channel's formats; after a failed attempt failover::decideAfterFailure()
 // says what comes next. The other jobs are its parts: StreamRelay (hold, commit, interrupt),
-// CapacityWait (the channel capacity queue), ExchangeMoney (refusal and settlement) and
-// AttemptReporter (metrics, health, credentials, stickiness).
+// CapacityWait (the channel capacity queue), ExchangeMoney (refusal and settlement),
+// AttemptReporter (metrics, health, credentials, stickiness) and AttemptTransfer (the upstream
+// transfer of the attempt in progress).
 //
 // Ownership: created by the service with `new`, it deletes itself (deleteLater) when the
 // response is complete or the client is gone. Thread: the gateway thread only.
@@ -18,6 +19,7 @@
 #include "service/AttemptPlan.h"
 #include "service/AttemptReporter.h"
 #include "service/AttemptTrace.h"
+#include "service/AttemptTransfer.h"
 #include "service/CapacityWait.h"
 #include "service/ChatRequest.h"
 #include "service/ExchangeContext.h"
@@ -36,7 +38,7 @@
 
 namespace sy::service {
 
-class ChatExchange : public QObject, private upstream::StreamHandler {
+class ChatExchange : public QObject, private AttemptTransfer {
     Q_OBJECT
 public:
     // `ticket`: what admission granted (key permit, money reservation); the exchange settles or
@@ -57,7 +59,6 @@ protected:
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    void onHeaders(int status, const http::HeaderList &headers) override;
     void onChunk(const QByteArray &bytes) override;
     void onComplete() override;
     void onError(const upstream::UpstreamError &error) override;
@@ -86,9 +87,6 @@ private:
     void onRequestDeadline();
     void onClientGone();
     void done(int status, const QString &errorMessage = {});
-    void stopTransfer();
-    AttemptTiming timingNow() const;
-    qint64 attemptLatencyMs() const;
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
     http::HeaderList traceHeaders() const;
     QString redacted(const QString &text) const;
@@ -99,9 +97,7 @@ private:
     api::ClientRequest m_client;
     std::shared_ptr<http::ResponseSink> m_sink;
     AdmissionTicket m_ticket;
-    OutageInjector &m_upstream;
     GatewayState &m_state;
-    const Clock &m_clock;
     AttemptReporter m_report;
     StreamRelay m_relay;
     ExchangeMoney m_money;
@@ -122,14 +118,7 @@ private:
     // The attempt in progress.
     const PlannedAttempt *m_current = nullptr;
     std::unique_ptr<api::Translator> m_translator;
-    upstream::TransferId m_transfer = 0;
-    bool m_transferActive = false;
     bool m_paused = false;                  // the upstream transfer waits for the client to drain
-    AttemptTiming m_timing;
-    int m_status = 0;
-    QByteArray m_contentType;
-    QByteArray m_retryAfter;
-    QByteArray m_body;
     api::SseParser m_sse;
     api::TokenUsage m_usage;
     std::unique_ptr<ContentCapture> m_capture;   // only with settings.log_message_content
@@ -137,7 +126,6 @@ private:
     // its own with a connection; these are ids delivered to timerEvent(), single-shot.
     QBasicTimer m_firstChunkTimer;   // precise: a coarse timer may fire 5 % early
     QBasicTimer m_deadlineTimer;     // settings.max_request_s
-    std::optional<Clock::TimePoint> m_firstAttemptAt;
     std::optional<limits::CapacityQueue::Slot> m_slot;  // the current attempt's channel slot
 };
 

@@ -1,7 +1,5 @@
 #include "service/EmbeddingsExchange.h"
 
-#include "service/ChannelTransport.h"
-
 #include "core/SecretRedaction.h"
 #include "service/AttemptReplies.h"
 #include "service/ErrorReply.h"
@@ -11,24 +9,17 @@
 
 namespace sy::service {
 
-namespace {
-
-constexpr qsizetype kMaxUpstreamBody = 64 * 1024 * 1024;
-
-} // namespace
-
 EmbeddingsExchange::EmbeddingsExchange(ExchangeContext context, WorkspacePtr workspace, EmbeddingsCall call,
                                        AdmissionTicket ticket, std::shared_ptr<http::ResponseSink> sink,
                                        OutageInjector &upstream, GatewayState &state, const Clock &clock, QObject *parent)
     : QObject(parent)
+    , AttemptTransfer(upstream, clock)
     , m_context(std::move(context))
     , m_workspace(std::move(workspace))
     , m_call(std::move(call))
     , m_sink(std::move(sink))
     , m_ticket(std::move(ticket))
-    , m_upstream(upstream)
     , m_state(state)
-    , m_clock(clock)
     , m_report(state, clock)
     , m_money(state.ledger, std::exchange(m_ticket.reservation, 0))
 {
@@ -181,68 +172,24 @@ void EmbeddingsExchange::sendAttempt(const PlannedAttempt &attempt)
 {
     const config::Channel &channel = *attempt.channel;
     m_current = &attempt;
-    m_status = 0;
-    m_contentType.clear();
-    m_retryAfter.clear();
-    m_body.clear();
-    m_timing = {m_clock.now(), std::nullopt, {}};
-    if (!m_firstAttemptAt)
-        m_firstAttemptAt = m_timing.started;
+    beginAttempt();
     // skipIncapableChannels() left only channels whose format has a dialect.
     m_dialect = api::embeddings::embeddingsDialect(*api::channelFormatFromName(channel.format));
 
     const QString credential = attempt.credential >= 0 ? channel.credentials[attempt.credential] : QString();
     const QString upstreamModel = attempt.served->upstream.isEmpty() ? attempt.modelId : attempt.served->upstream;
     api::WireRequest wire = m_dialect->request(m_call.request, upstreamModel, credential);
-    upstream::UpstreamRequest request;
-    request.url = channel.baseUrl.toUtf8() + wire.path;
-    request.headers = std::move(wire.headers);
-    request.body = std::move(wire.body);
-    request.connectTimeout = channel.timeouts.connect;
-    request.firstByteTimeout = channel.timeouts.firstByte;
-    request.idleTimeout = channel.timeouts.idle;
-    applyChannel(channel, credential, request);
-
     const std::optional<failover::Outage> outage = m_state.outages.match(channel.id, attempt.modelId);
     m_report.started(attempt);
-    m_transfer = m_upstream.send(std::move(request), this, outage);
-    m_transferActive = true;
-}
-
-AttemptTiming EmbeddingsExchange::timingNow() const
-{
-    AttemptTiming timing = m_timing;
-    timing.ended = m_clock.now();
-    return timing;
-}
-
-qint64 EmbeddingsExchange::attemptLatencyMs() const
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - m_timing.started).count();
-}
-
-void EmbeddingsExchange::stopTransfer()
-{
-    if (!m_transferActive)
-        return;
-    m_transferActive = false;
-    m_upstream.cancel(m_transfer);
-}
-
-void EmbeddingsExchange::onHeaders(int status, const http::HeaderList &headers)
-{
-    m_status = status;
-    m_contentType = http::headerValue(headers, "content-type");
-    m_retryAfter = http::headerValue(headers, "retry-after");
+    sendToChannel(channel, credential, std::move(wire), outage);
 }
 
 void EmbeddingsExchange::onChunk(const QByteArray &bytes)
 {
-    m_body += bytes;
-    if (m_body.size() > kMaxUpstreamBody) {
+    if (const std::optional<QString> tooLarge = appendBody(bytes)) {
         failover::AttemptOutcome outcome;
         outcome.transportError = upstream::UpstreamErrorKind::Protocol;
-        attemptFailed(outcome, QStringLiteral("upstream response larger than %1 bytes").arg(kMaxUpstreamBody));
+        attemptFailed(outcome, *tooLarge);
     }
 }
 
@@ -261,7 +208,7 @@ void EmbeddingsExchange::onError(const upstream::UpstreamError &error)
     m_transferActive = false;
     failover::AttemptOutcome outcome;
     outcome.transportError = error.kind;
-    attemptFailed(outcome, QStringLiteral("%1: %2").arg(QString::fromLatin1(upstream::errorKindName(error.kind)), error.message));
+    attemptFailed(outcome, transportFailure(error));
 }
 
 void EmbeddingsExchange::answer()

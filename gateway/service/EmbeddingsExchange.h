@@ -5,7 +5,8 @@
 // the request (anthropic; gemini for token arrays) is skipped with its reason in the trace. The
 // failover rules are the chat routes' (failover::decideAfterFailure), and so are its parts:
 // CapacityWait (channel capacity), ExchangeMoney (one charge at the serving channel's prompt
-// price) and AttemptReporter (metrics, health, credentials). Embeddings never stream.
+// price), AttemptReporter (metrics, health, credentials) and AttemptTransfer (the upstream
+// transfer). Embeddings never stream.
 //
 // Ownership: created by the service with `new`; deletes itself (deleteLater) when the response is
 // complete or the client is gone. Thread: the gateway thread only.
@@ -17,6 +18,7 @@
 #include "service/AttemptPlan.h"
 #include "service/AttemptReporter.h"
 #include "service/AttemptTrace.h"
+#include "service/AttemptTransfer.h"
 #include "service/CapacityWait.h"
 #include "service/EmbeddingsCall.h"
 #include "service/ExchangeContext.h"
@@ -33,7 +35,7 @@
 
 namespace sy::service {
 
-class EmbeddingsExchange : public QObject, private upstream::StreamHandler {
+class EmbeddingsExchange : public QObject, private AttemptTransfer {
     Q_OBJECT
 public:
     // `ticket`: what admission granted; the exchange settles or releases its reservation once.
@@ -53,7 +55,6 @@ protected:
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    void onHeaders(int status, const http::HeaderList &headers) override;
     void onChunk(const QByteArray &bytes) override;
     void onComplete() override;
     void onError(const upstream::UpstreamError &error) override;
@@ -70,9 +71,6 @@ private:
     void replyError(const ErrorReply &reply);
     void onClientGone();
     void done(int status, const QString &errorMessage = {});
-    void stopTransfer();
-    AttemptTiming timingNow() const;
-    qint64 attemptLatencyMs() const;
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);
     QString redacted(const QString &text) const;
     std::chrono::milliseconds queued() const;
@@ -82,9 +80,7 @@ private:
     EmbeddingsCall m_call;
     std::shared_ptr<http::ResponseSink> m_sink;
     AdmissionTicket m_ticket;
-    OutageInjector &m_upstream;
     GatewayState &m_state;
-    const Clock &m_clock;
     AttemptReporter m_report;
     ExchangeMoney m_money;
     std::unique_ptr<CapacityWait> m_capacity;   // made the first time the request queues
@@ -99,16 +95,8 @@ private:
     // The attempt in progress.
     const PlannedAttempt *m_current = nullptr;
     const api::embeddings::EmbeddingsDialect *m_dialect = nullptr;
-    upstream::TransferId m_transfer = 0;
-    bool m_transferActive = false;
-    AttemptTiming m_timing;
-    int m_status = 0;
-    QByteArray m_contentType;
-    QByteArray m_retryAfter;
-    QByteArray m_body;
     qint64 m_promptTokens = 0;                  // of the answer, once answered
     QBasicTimer m_deadlineTimer;                // settings.max_request_s
-    std::optional<Clock::TimePoint> m_firstAttemptAt;
     std::optional<limits::CapacityQueue::Slot> m_slot;   // the current attempt's channel slot
 };
 

@@ -47,36 +47,11 @@ void GatewayService::handleEmbeddings(http::HttpRequest &&request, std::shared_p
     admission.estimate = estimateEmbeddingsCharge(*workspace, call);
     admission.keyWait = std::chrono::seconds(workspace->config().settings.keyLimitWaitS);
 
-    // The client may leave while admission waits for the key's limits: the request ends there.
-    const quint64 token = admission.token;
-    auto pending = std::make_shared<bool>(true);
-    sink->onClientGone([this, token, pending, goneRecord = context.record, arrivedAt]() mutable {
-        if (!std::exchange(*pending, false))
-            return;
-        m_admission->cancel(token);
-        --m_counters.inFlight;
-        finishRecord(std::move(goneRecord), 499, arrivedAt,
-                     QStringLiteral("client closed the connection while waiting for the key's limits"));
-    });
-    ++m_counters.inFlight;
-    m_admission->admit(std::move(admission),
-        [this, pending, context = std::move(context), workspace, call = std::move(call), sink](
-            std::variant<AdmissionTicket, ErrorReply> result) mutable {
-            if (!std::exchange(*pending, false))
-                return;
-            if (auto *refusal = std::get_if<ErrorReply>(&result)) {
-                --m_counters.inFlight;
-                sendErrorReply(*sink, context.requestId, *refusal, format);
-                return finishRecord(std::move(context.record), refusal->status, context.arrivedAt, refusal->message);
-            }
-            AdmissionTicket ticket = std::get<AdmissionTicket>(std::move(result));
-            context.record.queueMs = ticket.waitedMs;
+    admitThenRun(std::move(admission), std::move(context), format, sink,
+        [this, workspace, call = std::move(call), sink](ExchangeContext context, AdmissionTicket ticket) mutable {
             auto *exchange = new EmbeddingsExchange(std::move(context), std::move(workspace), std::move(call),
                                                     std::move(ticket), std::move(sink), *m_injector, *m_state, m_clock, this);
-            connect(exchange, &EmbeddingsExchange::finished, this, [this](const RequestRecord &finished) {
-                --m_counters.inFlight;
-                recordFinished(finished);
-            });
+            connect(exchange, &EmbeddingsExchange::finished, this, &GatewayService::onExchangeFinished);
             exchange->start();
         });
 }

@@ -9,6 +9,7 @@
 #include "http/HttpFront.h"
 #include "service/AdmissionGate.h"
 #include "service/ChatRequest.h"
+#include "service/ExchangeContext.h"
 #include "service/OutageInjector.h"
 #include "service/RequestLog.h"
 #include "service/ResponseStore.h"
@@ -18,6 +19,7 @@
 #include "upstream/UpstreamClient.h"
 
 #include <QObject>
+#include <functional>
 #include <memory>
 
 namespace sy::service {
@@ -119,6 +121,16 @@ private:
     std::optional<KeyedRequest> beginKeyedRequest(const char *endpoint, const http::HttpRequest &request,
                                                   http::ResponseSink &sink,
                                                   api::Format format = api::Format::OpenAiChat);
+    // The admission every exchange-running route ends with (GatewayAdmission.cpp): the key's
+    // limits, balance and spend through AdmissionGate, one more request in flight meanwhile. A
+    // refusal is answered in `format`; a client that leaves while admission waits ends the request
+    // (499). Once admitted, `run` gets the context (queue time recorded) and the ticket, and starts
+    // the exchange, connecting its `finished` to onExchangeFinished. Gateway thread.
+    using RunAdmitted = std::function<void(ExchangeContext context, AdmissionTicket ticket)>;
+    void admitThenRun(AdmissionRequest admission, ExchangeContext context, api::Format format,
+                      std::shared_ptr<http::ResponseSink> sink, RunAdmitted run);
+    // An admitted request's exchange is over: one fewer in flight, its record counted.
+    void onExchangeFinished(const RequestRecord &record);
     void applyCapacities();
     void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
     void recordFinished(const RequestRecord &record);

@@ -349,6 +349,34 @@ TEST_F(EmbeddingsTest, KeyRpmLimitApplies)
     EXPECT_EQ(hits("embopen"), 1);
 }
 
+TEST_F(EmbeddingsTest, ClientThatLeavesWhileWaitingForTheKeyIsForgotten)
+{
+    config::Config config = embeddingsConfig();
+    config.keys.front().maxConcurrent = 1;
+    startGateway(std::move(config));
+    addRule(R"({"provider":"embopen","latency_ms":600})");
+
+    const auto first = send("POST", "/v1/embeddings", bodyVia({"embopen"}));
+    ASSERT_TRUE(test::waitUntil([this] { return sim->stats().inFlight() == 1; }, 3s));
+    auto leaving = send("POST", "/v1/embeddings", bodyVia({"embopen"}));
+    test::processEventsFor(150ms);
+    EXPECT_EQ(gateway->counters().inFlight, 2);
+    leaving->disconnect();
+
+    ASSERT_TRUE(first->waitForEnd());
+    EXPECT_EQ(first->status(), 200) << first->body().constData();
+    // The waiter that left never reaches the upstream, does not stay counted, and is logged as 499.
+    EXPECT_TRUE(test::waitUntil([this] { return gateway->counters().inFlight == 0; }, 2s))
+        << "in flight: " << gateway->counters().inFlight;
+    EXPECT_EQ(gateway->counters().byStatus.value(499), 1u);
+    EXPECT_EQ(gateway->counters().succeeded + gateway->counters().failed, gateway->counters().requests);
+    EXPECT_EQ(hits("embopen"), 1);
+
+    // Its slot is free: the next request is admitted at once.
+    const auto next = embed(bodyVia({"embopen"}));
+    EXPECT_EQ(next->status(), 200) << next->body().constData();
+}
+
 TEST_F(EmbeddingsTest, GuardrailAndKeyAreCheckedLikeChat)
 {
     startGateway(embeddingsConfig());

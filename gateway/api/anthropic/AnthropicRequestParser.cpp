@@ -1,5 +1,7 @@
 #include "api/anthropic/AnthropicRequestParser.h"
 
+#include "api/RequestFaults.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -9,17 +11,8 @@ namespace sy::api::anthropic {
 
 namespace {
 
-// Parsing stops at the first fault; the fault travels as this exception inside the parser only
-// (the public function returns it as a value).
-struct Fault {
-    QString param;
-    QString message;
-};
-
-[[noreturn]] void fail(const QString &param, const QString &what)
-{
-    throw Fault{param, QStringLiteral("%1: %2").arg(param, what)};
-}
+// Parsing stops at the first fault (api/RequestFaults.h).
+using namespace parsing;
 
 QString at(const QString &path, const char *key)
 {
@@ -388,12 +381,8 @@ std::variant<CanonicalRequest, ApiError> parseRequest(const QJsonObject &body)
 {
     try {
         return Parser().parse(body);
-    } catch (const Fault &fault) {
-        ApiError error;
-        error.status = 400;
-        error.message = fault.message;
-        error.param = fault.param;
-        return error;
+    } catch (const parsing::Fault &fault) {
+        return fault.error;
     }
 }
 

@@ -1,41 +1,25 @@
 #include "api/anthropic/AnthropicStreamDecoder.h"
 
+#include "api/StreamDecoding.h"
 #include "api/anthropic/AnthropicWire.h"
 
 #include <QJsonDocument>
 
 namespace sy::api::anthropic {
 
-namespace {
-
-StreamEvent eventOf(StreamEvent::Kind kind)
-{
-    StreamEvent e;
-    e.kind = kind;
-    return e;
-}
-
-} // namespace
-
 DecodedEvents AnthropicStreamDecoder::decode(const SseEvent &event)
 {
     DecodedEvents decoded;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(event.data, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        decoded.malformed = true;
+    const std::optional<QJsonObject> object = eventObject(event, decoded);
+    if (!object)
         return decoded;
-    }
-    const QJsonObject data = doc.object();
+    const QJsonObject &data = *object;
     // The `event:` name is the type; a stream without names still carries it in the data.
     const QString type = event.event.isEmpty() ? data.value("type").toString() : QString::fromUtf8(event.event);
     std::vector<StreamEvent> &out = decoded.events;
 
     if (type == QLatin1String("error")) {
-        decoded.upstreamError = true;
-        decoded.errorMessage = data.value("error").toObject().value("message").toString();
-        if (decoded.errorMessage.isEmpty())
-            decoded.errorMessage = QStringLiteral("the upstream reported an error in the stream");
+        setStreamError(decoded, data.value("error"));
         return decoded;
     }
     if (type == QLatin1String("ping") || m_finished)

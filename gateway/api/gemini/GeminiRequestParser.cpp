@@ -1,5 +1,6 @@
 #include "api/gemini/GeminiRequestParser.h"
 
+#include "api/RequestFaults.h"
 #include "api/gemini/GeminiWire.h"
 
 #include <QJsonArray>
@@ -10,25 +11,14 @@ namespace sy::api::gemini {
 
 namespace {
 
-// Parsing stops at the first fault; the fault travels as this exception inside the parser only
-// (the public function returns it as a value).
-struct Fault {
-    QString param;
-    QString message;
-};
-
-[[noreturn]] void fail(const QString &param, const QString &what)
-{
-    throw Fault{param, QStringLiteral("%1: %2").arg(param, what)};
-}
+// Parsing stops at the first fault (api/RequestFaults.h).
+using namespace parsing;
 
 QString at(const QString &path, const char *key)
 {
     return path.isEmpty() ? QString::fromLatin1(key) : path + QLatin1Char('.') + QLatin1String(key);
 }
 QString at(const QString &path, qsizetype index) { return path + QLatin1Char('[') + QString::number(index) + QLatin1Char(']'); }
-
-bool absent(const QJsonValue &v) { return v.isUndefined() || v.isNull(); }
 
 QString optionalString(const QJsonObject &o, const char *key, const QString &path)
 {
@@ -455,12 +445,8 @@ std::variant<CanonicalRequest, ApiError> parseRequest(const QJsonObject &body)
 {
     try {
         return Parser().parse(body);
-    } catch (const Fault &fault) {
-        ApiError error;
-        error.status = 400;
-        error.message = fault.message;
-        error.param = fault.param;
-        return error;
+    } catch (const parsing::Fault &fault) {
+        return fault.error;
     }
 }
 

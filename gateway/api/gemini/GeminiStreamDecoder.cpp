@@ -1,39 +1,22 @@
 #include "api/gemini/GeminiStreamDecoder.h"
 
+#include "api/StreamDecoding.h"
 #include "api/gemini/GeminiDialect.h"
 #include "api/gemini/GeminiWire.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace sy::api::gemini {
-
-namespace {
-
-StreamEvent eventOf(StreamEvent::Kind kind)
-{
-    StreamEvent e;
-    e.kind = kind;
-    return e;
-}
-
-} // namespace
 
 DecodedEvents GeminiStreamDecoder::decode(const SseEvent &event)
 {
     DecodedEvents decoded;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(event.data, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        decoded.malformed = true;
+    const std::optional<QJsonObject> object = eventObject(event, decoded);
+    if (!object)
         return decoded;
-    }
-    const QJsonObject chunk = doc.object();
+    const QJsonObject &chunk = *object;
     if (chunk.value("error").isObject()) {
-        decoded.upstreamError = true;
-        decoded.errorMessage = chunk.value("error").toObject().value("message").toString();
-        if (decoded.errorMessage.isEmpty())
-            decoded.errorMessage = QStringLiteral("the upstream reported an error in the stream");
+        setStreamError(decoded, chunk.value("error"));
         return decoded;
     }
     const QString blocked = member(member(chunk, "promptFeedback").toObject(), "blockReason").toString();

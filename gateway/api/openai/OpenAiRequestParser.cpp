@@ -1,5 +1,6 @@
 #include "api/openai/OpenAiRequestParser.h"
 
+#include "api/RequestFaults.h"
 #include "api/openai/OpenAiWire.h"
 
 #include <QJsonArray>
@@ -10,25 +11,8 @@ namespace sy::api::openai {
 
 namespace {
 
-// The first error met; parsing stops there.
-struct Failure {
-    ApiError error;
-};
-
-[[noreturn]] void invalid(const QString &param, const QString &message)
-{
-    throw Failure{ApiError{400, message, "invalid_request", param}};
-}
-
-[[noreturn]] void unsupported(const QString &param, const QString &message)
-{
-    throw Failure{ApiError{400, message, "unsupported_content", param}};
-}
-
-bool absent(const QJsonValue &v)
-{
-    return v.isUndefined() || v.isNull();
-}
+// The first error met; parsing stops there (api/RequestFaults.h).
+using namespace parsing;
 
 QString path(const QString &prefix, const QString &member)
 {
@@ -339,8 +323,8 @@ std::variant<CanonicalRequest, ApiError> parseChatRequest(const QJsonObject &bod
             invalid(QStringLiteral("reasoning_effort"), QStringLiteral("Unknown 'reasoning_effort' '%1'.").arg(effort));
 
         out.user = optionalString(body, "user", QStringLiteral("user"));
-    } catch (const Failure &failure) {
-        return failure.error;
+    } catch (const parsing::Fault &fault) {
+        return fault.error;
     }
     return out;
 }

@@ -1,5 +1,6 @@
 #include "api/responses/ResponsesRequestParser.h"
 
+#include "api/RequestFaults.h"
 #include "api/openai/OpenAiWire.h"
 
 #include <QJsonArray>
@@ -11,25 +12,8 @@ namespace sy::api::responses {
 
 namespace {
 
-// The first fault met; parsing stops there (the public function returns it as a value).
-struct Failure {
-    ApiError error;
-};
-
-[[noreturn]] void invalid(const QString &param, const QString &message)
-{
-    throw Failure{ApiError{400, message, "invalid_request", param}};
-}
-
-[[noreturn]] void unsupported(const QString &param, const QString &message)
-{
-    throw Failure{ApiError{400, message, "unsupported_content", param}};
-}
-
-bool absent(const QJsonValue &v)
-{
-    return v.isUndefined() || v.isNull();
-}
+// The first fault met; parsing stops there (api/RequestFaults.h).
+using namespace parsing;
 
 QString member(const QString &at, const char *key)
 {
@@ -430,8 +414,8 @@ std::variant<CanonicalRequest, ApiError> parseResponsesRequest(const QJsonObject
         }
         out.stream = optionalBool(body, "stream").value_or(false);
         out.user = optionalString(body, "user", QString());
-    } catch (const Failure &failure) {
-        return failure.error;
+    } catch (const parsing::Fault &fault) {
+        return fault.error;
     }
     return out;
 }
