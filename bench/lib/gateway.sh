@@ -130,21 +130,25 @@ start_gateway() {
 }
 
 # Two instances on one port (listen_reuse_port): the kernel spreads wrk's connections among them.
+# With --shared-store they share the PostgreSQL database and Redis of bench/lib/shared.sh.
 start_gateway_pair() {
     local i config log pin
     PAIR_PORT="$(free_port)"
     PAIR_PIDS=""
     for i in 1 2; do
         config="${RUN_DIR}/pair-${i}.yaml" log="${RUN_DIR}/pair-${i}.log"
-        write_config "${config}" "${PAIR_PORT}" "${RUN_DIR}/pair-${i}.db"
+        # With --shared-store both run on the one PostgreSQL and Redis, else each on its own file.
+        write_config "${config}" "${PAIR_PORT}" "${SHARED_DATABASE:-${RUN_DIR}/pair-${i}.db}"
         printf 'listen_reuse_port: true\ninstance_name: pair-%s\n' "${i}" >>"${config}"
+        if [[ -n "${SHARED_DATABASE}" ]]; then shared_store_config >>"${config}"; fi
         pin=()
         if ((i == 1)); then
             pin=("${SERVER_PIN[@]}")
         elif ((${#SERVER_PIN[@]})) && (($(nproc) > 2)); then
             pin=(taskset -c 2)
         fi
-        clean_env "${pin[@]}" "${GATEWAY_BIN}" --config "${config}" >"${log}" 2>&1 &
+        # --listen: on the shared store the stored configuration's `listen` is the first gateway's.
+        clean_env "${pin[@]}" "${GATEWAY_BIN}" --config "${config}" --listen "${HOST}:${PAIR_PORT}" >"${log}" 2>&1 &
         STARTED_PIDS+=("$!")
         PAIR_PIDS+="${PAIR_PIDS:+ }$!"
         wait_for_server "switchyard-gateway (pair ${i})" "$!" "${PAIR_PORT}" "${log}"

@@ -62,6 +62,11 @@ reuse_line() {
     ratio="$(awk -v a="${RESULT[${p}.rps]}" -v b="${RESULT[${g}.rps]}" 'BEGIN { printf "%.2f", a / b }')"
     echo "ratio two instances on one port (SO_REUSEPORT)/one instance req/s: ${ratio}" \
         "(the pair's proxy CPU is the sum of both instances, in % of one core)"
+    if ((SHARED)); then
+        local s="switchyard-shared.${CHOSEN[switchyard-shared]}"
+        ratio="$(awk -v a="${RESULT[${p}.rps]}" -v b="${RESULT[${s}.rps]}" 'BEGIN { printf "%.2f", a / b }')"
+        echo "ratio two instances on the shared store/one instance on the shared store req/s: ${ratio}"
+    fi
 }
 
 report() {
