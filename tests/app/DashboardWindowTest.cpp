@@ -1,0 +1,168 @@
+// The dashboard window against the real host (DashboardFixture.h): page shortcuts, what stops
+// while it is hidden, the system palette, and a gateway that cannot start (port in use, a
+// database that is not SQLite, a bad configuration file) saying why in the window.
+#include "DashboardFixture.h"
+#include "SystemTheme.h"
+#include "WindowShownTracker.h"
+
+#include <QFile>
+#include <QGuiApplication>
+#include <QPalette>
+#include <QQuickWindow>
+#include <QTcpServer>
+#include <QTest>
+
+namespace sy::apptest {
+namespace {
+
+using DashboardWindowTest = DashboardTest;
+
+// Ctrl+1 … Ctrl+N switch pages, one shortcut per tab.
+TEST_F(DashboardWindowTest, CtrlAndADigitSwitchesToThatPage)
+{
+    auto *quickWindow = qobject_cast<QQuickWindow *>(window);
+    ASSERT_NE(quickWindow, nullptr);
+    quickWindow->show();
+    quickWindow->requestActivate();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(quickWindow, 5000));
+    const int pages = child<QObject>("pageTabs")->property("count").toInt();
+    ASSERT_EQ(pages, 7);
+    for (int page : {2, 6, 0, pages - 1, 3}) {
+        QTest::keyClick(quickWindow, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
+        EXPECT_EQ(window->property("currentPage").toInt(), page) << "Ctrl+" << page + 1;
+    }
+    QTest::keyClick(quickWindow, Qt::Key_8, Qt::ControlModifier);
+    EXPECT_EQ(window->property("currentPage").toInt(), 3) << "no eighth page";
+}
+
+// Hidden (to the tray, minimized, unmapped): the host is told, frames slow down, and the
+// overview's charts stop drawing; shown again, they catch up.
+TEST_F(DashboardWindowTest, HidingTheWindowStopsDrawingAndShowingResumes)
+{
+    auto *quickWindow = qobject_cast<QQuickWindow *>(window);
+    ASSERT_NE(quickWindow, nullptr);
+    sy::app::WindowShownTracker tracker(*quickWindow, host);
+    quickWindow->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(quickWindow, 5000));
+    QObject *chart = child<QObject>("requestsChart");
+    ASSERT_NE(chart, nullptr);
+    EXPECT_TRUE(host.windowShown());
+    EXPECT_TRUE(chart->property("drawing").toBool());
+    window->setProperty("currentPage", 1);   // Requests: its log is polled while shown
+    EXPECT_TRUE(host.requestLogLive());
+    window->setProperty("currentPage", 0);
+    EXPECT_TRUE(chart->property("drawing").toBool());
+    window->setProperty("currentPage", 1);
+    quickWindow->hide();
+    EXPECT_FALSE(host.windowShown());
+    EXPECT_FALSE(window->property("shown").toBool());
+    EXPECT_FALSE(host.requestLogLive()) << "no log polling for a hidden window";
+    window->setProperty("currentPage", 0);
+    EXPECT_FALSE(chart->property("drawing").toBool()) << "the overview is current but off screen";
+    quickWindow->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(quickWindow, 5000));
+    EXPECT_TRUE(host.windowShown());
+    EXPECT_TRUE(chart->property("drawing").toBool());
+}
+
+
+// The system palette turns dark while the app runs (a desktop switching theme): the window's
+// pages follow at once, and SystemTheme says so; back to light, they follow again.
+TEST_F(DashboardWindowTest, PagesFollowTheSystemPaletteWhenItChanges)
+{
+    const QPalette light = QGuiApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+    sy::app::SystemTheme theme;
+    ASSERT_FALSE(theme.dark()) << "the tests start light";
+    QObject *label = child<QObject>("gatewayStatus");
+    ASSERT_NE(label, nullptr);
+    auto lightness = [&] { return label->property("color").value<QColor>().lightnessF(); };
+    EXPECT_LT(lightness(), 0.5) << "dark text on a light window";
+
+    QGuiApplication::setPalette(dark);
+    EXPECT_TRUE(theme.dark());
+    EXPECT_TRUE(waitUntil([&] { return lightness() > 0.5; }, 5s)) << "light text on a dark window";
+    QGuiApplication::setPalette(light);
+    EXPECT_FALSE(theme.dark());
+    EXPECT_TRUE(waitUntil([&] { return lightness() < 0.5; }, 5s));
+}
+
+using StartFailureTest = DashboardFixture;
+
+TEST_F(StartFailureTest, AddressOfAnotherComputerSaysHowToListenPrivately)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.listenHost = QStringLiteral("192.0.2.1");   // TEST-NET-1: never an address of this machine
+    options.port = 0;
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("192.0.2.1 is not an address of this computer"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--listen 127.0.0.1:"));
+}
+
+TEST_F(StartFailureTest, PortInUseNamesThePortInTheWindow)
+{
+    QTcpServer occupant;
+    ASSERT_TRUE(occupant.listen(QHostAddress::LocalHost, 0));
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.port = occupant.serverPort();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    const QString port = QString::number(occupant.serverPort());
+    EXPECT_THAT(host.error().toStdString(),
+                ::testing::HasSubstr(QStringLiteral("Port %1 is already in use by another program").arg(port).toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--port"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, DatabaseThatIsNotSqliteNamesTheFile)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    QFile file(options.databasePath);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(4096, 'x'));
+    file.close();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr(options.databasePath.toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("not a SQLite database"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("--database FILE"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, InvalidConfigurationFileNamesTheFileAndLine)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.configPath = dir.filePath(QStringLiteral("broken.yaml"));
+    QFile file(options.configPath);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("listen: 127.0.0.1:0\nsettings:\n  max_attempts: lots\n");
+    file.close();
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr(("The configuration file " + options.configPath + " is not valid").toStdString()));
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("broken.yaml:3"));
+    loadWindow();
+    expectWindowShows(host.error());
+}
+
+TEST_F(StartFailureTest, AnUnreachablePostgresDatabaseIsRefusedWithoutEchoingThePassword)
+{
+    sy::app::GatewayStartOptions options = demoOptions();
+    options.databasePath = QStringLiteral("postgres://router:hunter2@127.0.0.1:1/switchyard");
+    ASSERT_TRUE(startAndSettle(options));
+    ASSERT_FALSE(host.listening());
+    EXPECT_THAT(host.error().toStdString(), ::testing::HasSubstr("cannot connect to PostgreSQL at postgres://router@127.0.0.1:1/switchyard"));
+    EXPECT_THAT(host.error().toStdString(), ::testing::Not(::testing::HasSubstr("hunter2")));
+}
+
+} // namespace
+} // namespace sy::apptest
