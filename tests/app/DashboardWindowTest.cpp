@@ -3,6 +3,7 @@
 // database that is not SQLite, a bad configuration file) saying why in the window.
 #include "DashboardFixture.h"
 #include "SystemTheme.h"
+#include "WindowSession.h"
 #include "WindowShownTracker.h"
 
 #include <QFile>
@@ -11,11 +12,55 @@
 #include <QQuickWindow>
 #include <QTcpServer>
 #include <QTest>
+#include <functional>
 
 namespace sy::apptest {
 namespace {
 
 using DashboardWindowTest = DashboardTest;
+
+// What of the window's item tree runs past its right or bottom edge: each visible item whose
+// rectangle leaves `bound` (the window, then the visible part of any clipping ancestor). Inside a
+// Flickable (a list, a scroll view) content may run on in the directions it scrolls; a clipping
+// item that does not scroll cuts its children off, so they are not looked at. A text counts with
+// the width its text is drawn at when that is wider than the item (no eliding, no wrapping).
+void collectOutside(QQuickItem *item, QQuickItem *root, QRectF bound, QStringList &out)
+{
+    if (!item->isVisible() || item->opacity() <= 0)
+        return;
+    qreal width = item->width();
+    const QVariant drawn = item->property("contentWidth");
+    if (item->inherits("QQuickText") && drawn.isValid() && item->property("elide").toInt() == 0
+        && item->property("wrapMode").toInt() == 0)
+        width = std::max(width, drawn.toReal());
+    const QRectF rect = item->mapRectToItem(root, QRectF(0, 0, width, item->height()));
+    if (rect.width() > 0 && rect.height() > 0 && (rect.right() > bound.right() + 0.5 || rect.bottom() > bound.bottom() + 0.5)) {
+        const QString text = item->property("text").toString().left(40);
+        out << QStringLiteral("%1 '%2'%3 right %4 bottom %5 (bound %6, %7)")
+                   .arg(QString::fromLatin1(item->metaObject()->className()), item->objectName(),
+                        text.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(text))
+                   .arg(rect.right()).arg(rect.bottom()).arg(bound.right()).arg(bound.bottom());
+    }
+    if (item->clip()) {
+        if (!item->inherits("QQuickFlickable"))
+            return;
+        constexpr qreal kOpen = 1e9;
+        const QRectF visible = item->mapRectToItem(root, QRectF(0, 0, item->width(), item->height()));
+        const bool scrollsAcross = item->property("contentWidth").toReal() > item->width() + 0.5;
+        bound = QRectF(QPointF(visible.left(), visible.top()),
+                       QPointF(scrollsAcross ? kOpen : std::min(bound.right(), visible.right()), kOpen));
+    }
+    for (QQuickItem *child : item->childItems())
+        collectOutside(child, root, bound, out);
+}
+
+QStringList itemsOutside(QQuickWindow *window)
+{
+    QStringList out;
+    QQuickItem *root = window->contentItem();
+    collectOutside(root, root, QRectF(0, 0, root->width(), root->height()), out);
+    return out;
+}
 
 // Ctrl+1 … Ctrl+N switch pages, one shortcut per tab.
 TEST_F(DashboardWindowTest, CtrlAndADigitSwitchesToThatPage)
@@ -91,6 +136,56 @@ TEST_F(DashboardWindowTest, PagesFollowTheSystemPaletteWhenItChanges)
     QGuiApplication::setPalette(light);
     EXPECT_FALSE(theme.dark());
     EXPECT_TRUE(waitUntil([&] { return lightness() < 0.5; }, 5s));
+}
+
+// At the size the window opens at on a 1400×900 screen (80 % of it: 1120×720) and at its
+// minimum size, every page fits: nothing runs past the window's right or bottom edge; what does
+// not fit wraps, elides or scrolls.
+TEST_F(DashboardWindowTest, EveryPageFitsTheStartSizeAndTheMinimumSize)
+{
+    auto *quickWindow = qobject_cast<QQuickWindow *>(window);
+    ASSERT_NE(quickWindow, nullptr);
+    const QSize start = sy::app::WindowSession::fittedGeometry(QRect(0, 0, 1400, 900)).size();
+    ASSERT_EQ(start, QSize(1120, 720));
+    ASSERT_LE(quickWindow->minimumWidth(), start.width());
+    ASSERT_LE(quickWindow->minimumHeight(), start.height());
+    quickWindow->resize(start);
+    quickWindow->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(quickWindow, 5000));
+    // Each page with what it shows once its data is in.
+    const std::vector<std::pair<int, std::function<bool()>>> pages{
+        {0, [&] { return child("tileRepeater")->property("count").toInt() == 6; }},
+        {1, [&] { return child("requestList") != nullptr; }},
+        {2, [&] { return child("failureLabPage") != nullptr; }},
+        {3, [&] { return child("keysEditor") && child("keysEditor")->property("keys").toList().size() == 1; }},
+        {4, [&] { return child("addProviderPage") && child("addProviderPage")->property("presets").toList().size() >= 15; }},
+        {5, [&] { return child<QObject>("setupText") && !child<QObject>("setupText")->property("text").toString().isEmpty(); }},
+        {6, [&] { return child("spendPage") && !child("spendPage")->property("loading").toBool(); }},
+    };
+    for (const QSize size : {start, quickWindow->minimumSize()}) {
+        quickWindow->resize(size);
+        for (const auto &[page, ready] : pages) {
+            window->setProperty("currentPage", page);
+            ASSERT_TRUE(waitUntil(ready, 10s)) << "page " << page;
+            // Configure: each of its editors in turn, with its first entry's form shown.
+            const std::vector<const char *> forms{"keyForm", "channelForm", "modelForm", "virtualModelForm",
+                                                  "workspaceEditor", "importExportEditor"};
+            const int sections = page == 3 ? int(forms.size()) : 1;
+            for (int section = 0; section < sections; ++section) {
+                if (page == 3) {
+                    child("configureSections")->setProperty("currentIndex", section);
+                    ASSERT_TRUE(waitUntil([&] { return child(forms[section]) && child(forms[section])->isVisible(); }, 10s))
+                        << forms[section];
+                }
+                // Layouts settle on the next polish; a page that fits stays fitting.
+                QStringList outside;
+                waitUntil([&] { outside = itemsOutside(quickWindow); return outside.isEmpty(); }, 2s);
+                EXPECT_TRUE(outside.isEmpty()) << "page " << page << " section " << section << " at " << size.width()
+                                               << "x" << size.height() << ":\n  "
+                                               << outside.mid(0, 40).join(QStringLiteral("\n  ")).toStdString();
+            }
+        }
+    }
 }
 
 using StartFailureTest = DashboardFixture;
