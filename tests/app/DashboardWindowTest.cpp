@@ -3,6 +3,7 @@
 // database that is not SQLite, a bad configuration file) saying why in the window.
 #include "DashboardFixture.h"
 #include "SystemTheme.h"
+#include "ThemeChoice.h"
 #include "WindowSession.h"
 #include "WindowShownTracker.h"
 
@@ -186,6 +187,30 @@ TEST_F(DashboardWindowTest, EveryPageFitsTheStartSizeAndTheMinimumSize)
             }
         }
     }
+}
+
+using StartThemeTest = DashboardFixture;
+
+// Dark chosen at start (a dark desktop, SWITCHYARD_THEME=dark): the window, its cards, its text
+// and its charts are dark with light text from the first frame, not Fusion's light default.
+TEST_F(StartThemeTest, ADarkChoiceAtStartDrawsTheWindowDark)
+{
+    ASSERT_TRUE(dir.isValid());
+    ASSERT_TRUE(startAndSettle(demoOptions()));
+    const QPalette light = QGuiApplication::palette();
+    ASSERT_FALSE(sy::app::SystemTheme::isDark(light)) << "the tests start light";
+    // As the app does: the window is made, then the palette chosen, before it is shown.
+    loadWindow();
+    ASSERT_TRUE(sy::app::applyThemeMode(sy::app::ThemeMode::Dark, {}));
+    auto lightness = [&](QObject *object, const char *property) {
+        return object ? object->property(property).value<QColor>().lightnessF() : -1.0;
+    };
+    EXPECT_TRUE(waitUntil([&] { return window->property("dark").toBool(); }, 5s));
+    EXPECT_TRUE(waitUntil([&] { return lightness(window, "color") < 0.5; }, 5s)) << "the window's background";
+    EXPECT_TRUE(waitUntil([&] { return lightness(child<QObject>("statValue"), "color") > 0.5; }, 5s)) << "a card's figure";
+    EXPECT_TRUE(waitUntil([&] { return lightness(child<QObject>("requestsChart"), "textColor") > 0.5; }, 5s)) << "the charts' labels";
+    QGuiApplication::setPalette(light);
+    EXPECT_TRUE(waitUntil([&] { return !window->property("dark").toBool(); }, 5s)) << "and back, as SystemTheme follows";
 }
 
 using StartFailureTest = DashboardFixture;
