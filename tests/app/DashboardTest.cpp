@@ -92,7 +92,7 @@ TEST_F(DashboardTest, AddProviderShowsADiscoveryFailureAndAddsNothing)
     baseUrl->setProperty("text", url);
     ASSERT_TRUE(QMetaObject::invokeMethod(page, "discover"));
     ASSERT_TRUE(waitUntil([&] { return !page->property("error").toString().isEmpty(); }, 20s));
-    EXPECT_TRUE(page->property("error").toString().startsWith("Discovery failed")) << page->property("error").toString().toStdString();
+    EXPECT_TRUE(page->property("error").toString().startsWith("Model discovery failed, nothing was added")) << page->property("error").toString().toStdString();
     EXPECT_EQ(page->property("step").toInt(), 1);
     EXPECT_EQ(host.channelIds().size(), 6);
 }
