@@ -26,7 +26,7 @@ Page {
         { text: "502", value: "502" }, { text: "503", value: "503" }
     ]
 
-    readonly property real traceWidth: Math.max(360, Math.floor(availableWidth * 0.38))
+    readonly property real traceWidth: Math.max(300, Math.floor(availableWidth * 0.36))
 
     padding: 12
 
