@@ -41,11 +41,12 @@ ApplicationWindow {
 
     header: ToolBar {
         RowLayout {
+            id: headerRow
             anchors.fill: parent
             anchors.leftMargin: 12
             anchors.rightMargin: 12
             spacing: 16
-            // No title label: seven pages and the connection bar fill a 1280-pixel header.
+            // No title label: seven pages and the connection bar fill the header at the minimum width.
             TabBar {
                 id: tabs
                 objectName: "pageTabs"
@@ -57,12 +58,13 @@ ApplicationWindow {
                 TabButton { text: qsTr("Connect"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+6"; ToolTip.visible: hovered }
                 TabButton { text: qsTr("Spend"); font.bold: checked; width: implicitWidth + 4; ToolTip.text: "Ctrl+7"; ToolTip.visible: hovered }
             }
-            Item { Layout.fillWidth: true }
             ConnectionBar {
                 listening: window.gateway.listening
                 url: window.gateway.url
                 apiKey: window.gateway.demoKey
                 error: window.gateway.error
+                room: headerRow.width - tabs.implicitWidth - headerRow.spacing
+                Layout.fillWidth: true
             }
         }
     }

@@ -1,10 +1,13 @@
 // AdminApi, onboarding routes (docs/admin-api.md): provider presets, model discovery and channel
 // tests. Discovery and tests wait on an upstream: the call is deferred and answered from the
-// upstream client's callbacks on the gateway thread, which never blocks on them.
+// upstream client's callbacks on the gateway thread, which never blocks on them. A test of a
+// saved channel feeds the health tracker as a periodic probe does; a test of unsaved settings
+// has no channel to feed.
 #include "onboarding/ConnectGuide.h"
 #include "onboarding/ModelLists.h"
 #include "onboarding/Presets.h"
 #include "service/AdminCall.h"
+#include "service/ChannelProbes.h"
 #include "service/GatewayService.h"
 #include "service/OnboardingRequests.h"
 #include "service/UpstreamFetch.h"
@@ -141,6 +144,9 @@ struct ChannelTest {
     std::shared_ptr<AdminApi::Call> call;
     std::vector<Row> rows;
     int pending = 0;
+    // A saved channel's test: each answer is recorded for (channelId, row.model). Null for unsaved settings.
+    GatewayService *healthOf = nullptr;
+    QString channelId;
 
     void finishOne()
     {
@@ -175,6 +181,8 @@ struct ChannelTest {
                                  [self, i, secrets](const FetchResult &result) {
                                      Row &row = self->rows[i];
                                      row.result = resultJson(row.model, result, fetchProblem(result, secrets));
+                                     if (self->healthOf)
+                                         ChannelProbes::recordOutcome(*self->healthOf, self->channelId, row.model, result);
                                      self->finishOne();
                                  }, owner);
         }
@@ -252,6 +260,8 @@ void AdminApi::handleTest(Call &call, const config::Channel *channel)
     std::optional<UpstreamTarget> target;
     if (channel) {
         target = targetOf(*channel);
+        test->healthOf = &m_gateway;
+        test->channelId = channel->id;
         if (asked.isEmpty())
             for (const config::ChannelModel &m : channel->models)
                 asked << m.id;

@@ -55,11 +55,17 @@ void ChannelProbes::probe(const QString &channelId)
     UpstreamFetch::start(m_gateway.upstreamClient(),
                          tinyChatRequest(targetOf(*channel), model.upstream.isEmpty() ? model.id : model.upstream),
                          [this, channelId, modelId](const FetchResult &result) {
-                             if (!result.error && result.status >= 200 && result.status <= 299)
-                                 m_gateway.state().health.recordSuccess(channelId, modelId, std::chrono::milliseconds(result.latencyMs));
-                             else
-                                 m_gateway.state().health.recordFailure(channelId, modelId);
+                             recordOutcome(m_gateway, channelId, modelId, result);
                          }, this);
+}
+
+void ChannelProbes::recordOutcome(GatewayService &gateway, const QString &channelId, const QString &modelId,
+                                  const FetchResult &result)
+{
+    if (!result.error && result.status >= 200 && result.status <= 299)
+        gateway.state().health.recordSuccess(channelId, modelId, std::chrono::milliseconds(result.latencyMs));
+    else
+        gateway.state().health.recordFailure(channelId, modelId);
 }
 
 } // namespace sy::service

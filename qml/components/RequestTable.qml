@@ -12,7 +12,14 @@ Frame {
     readonly property bool rowsHovered: rowsHover.hovered
     signal requestSelected(string requestId)
 
-    readonly property var widths: [92, 60, 196, 104, 48, 48, 52, 52]
+    // Column widths in pixels; the model column takes what the others leave (at least 70), so
+    // the table fits its width down to the window's minimum.
+    readonly property var widths: {
+        const fixed = [92, 60, 0, 104, 48, 48, 52, 52]
+        const others = fixed.reduce((a, b) => a + b, 0) + 7 * 6 + 16
+        fixed[2] = Math.max(70, Math.min(196, width - others))
+        return fixed
+    }
 
     padding: 0
     ColumnLayout {

@@ -122,7 +122,7 @@ Frame {
                 Layout.preferredWidth: 140
                 onAccepted: form.save()
             }
-            Label { text: qsTr("0 = no limit"); opacity: 0.6 }
+            Label { text: qsTr("0 = no limit"); opacity: 0.6 ; wrapMode: Text.Wrap; Layout.fillWidth: true }
 
             Label { text: qsTr("Max concurrent"); color: form.marks("max_concurrent") ? "#d0473b" : palette.windowText }
             TextField {
@@ -132,7 +132,7 @@ Frame {
                 Layout.preferredWidth: 140
                 onAccepted: form.save()
             }
-            Label { text: qsTr("0 = no limit"); opacity: 0.6 }
+            Label { text: qsTr("0 = no limit"); opacity: 0.6 ; wrapMode: Text.Wrap; Layout.fillWidth: true }
 
             Label { text: qsTr("Spend limit"); color: form.marks("spend_limit") ? "#d0473b" : palette.windowText }
             TextField {
@@ -143,7 +143,7 @@ Frame {
                 Layout.preferredWidth: 140
                 onAccepted: form.save()
             }
-            Label { text: qsTr("in the workspace currency; empty = no limit"); opacity: 0.6 }
+            Label { text: qsTr("in the workspace currency; empty = no limit"); opacity: 0.6 ; wrapMode: Text.Wrap; Layout.fillWidth: true }
         }
 
         Label {

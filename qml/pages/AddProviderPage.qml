@@ -122,8 +122,11 @@ Page {
         const body = { preset: String(preset.id), format: String(preset.format), base_url: baseUrl(), credential: key() }
         api.admin("POST", "/admin/discover", body, (status, reply) => {
             busy = false
-            if (!AdminReply.ok(status))
-                return fail("discover", qsTr("Discovery failed: %1").arg(AdminReply.errorText(status, reply)))
+            if (!AdminReply.ok(status)) {
+                // The gateway's own refusal already says "Model discovery failed, nothing was added: …".
+                const text = AdminReply.errorText(status, reply)
+                return fail("discover", /^Model discovery failed/.test(text) ? text : qsTr("Model discovery failed: %1").arg(text))
+            }
             const found = (reply && Array.isArray(reply.models)) ? reply.models : []
             if (found.length === 0)
                 return fail("discover", qsTr("The provider lists no models at %1. Check the base URL and the key.").arg(baseUrl()))
@@ -309,8 +312,11 @@ Page {
                 spacing: 8
                 Heading { text: page.preset ? page.preset.name : "" }
                 Hint {
-                    text: page.preset ? qsTr("API format %1; the key is sent as %2; prices as of %3.")
-                                        .arg(page.preset.format).arg(page.preset.auth ?? "bearer").arg(page.preset.prices_as_of ?? "—") : ""
+                    text: !page.preset ? ""
+                          : page.preset.auth === "none"
+                            ? qsTr("API format %1; no key is sent; prices as of %2.").arg(page.preset.format).arg(page.preset.prices_as_of ?? "—")
+                            : qsTr("API format %1; the key is sent as %2; prices as of %3.")
+                                  .arg(page.preset.format).arg(page.preset.auth ?? "bearer").arg(page.preset.prices_as_of ?? "—")
                 }
                 GridLayout {
                     columns: 2

@@ -26,7 +26,7 @@ Page {
         { text: "502", value: "502" }, { text: "503", value: "503" }
     ]
 
-    readonly property real traceWidth: Math.max(420, Math.floor(availableWidth * 0.38))
+    readonly property real traceWidth: Math.max(300, Math.floor(availableWidth * 0.36))
 
     padding: 12
 
@@ -44,29 +44,32 @@ Page {
             spacing: 8
             clip: true
 
-            RowLayout {
+            // The filters, wrapping onto a second line when the column is narrow.
+            Flow {
                 spacing: 8
                 Layout.fillWidth: true
-                Label { text: qsTr("Key") }
+                Layout.preferredHeight: childrenRect.height
+                Label { text: qsTr("Key"); height: keyBox.height; verticalAlignment: Text.AlignVCenter }
                 ComboBox {
+                    id: keyBox
                     objectName: "keyFilterBox"
                     model: [qsTr("Any key")].concat(page.keyNames)
                     onActivated: (i) => page.keyFilter = i === 0 ? "" : page.keyNames[i - 1]
-                    Layout.preferredWidth: 110
+                    width: 110
                 }
-                Label { text: qsTr("Model") }
+                Label { text: qsTr("Model"); height: keyBox.height; verticalAlignment: Text.AlignVCenter }
                 ComboBox {
                     objectName: "modelFilterBox"
                     model: [qsTr("Any model")].concat(page.modelIds)
                     onActivated: (i) => page.modelFilter = i === 0 ? "" : page.modelIds[i - 1]
-                    Layout.preferredWidth: 220
+                    width: 220
                 }
                 ComboBox {
                     objectName: "statusFilterBox"
                     model: page.statusChoices
                     textRole: "text"
                     onActivated: (i) => page.statusFilter = page.statusChoices[i].value
-                    Layout.preferredWidth: 110
+                    width: 110
                 }
                 CheckBox {
                     objectName: "failedOverBox"
@@ -74,7 +77,6 @@ Page {
                     checked: page.failedOverOnly
                     onToggled: page.failedOverOnly = checked
                 }
-                Item { Layout.fillWidth: true }
                 CheckBox {
                     id: liveBox
                     objectName: "liveBox"

@@ -82,7 +82,10 @@ Page {
     component Cell: Label {
         property real share: 0.13
         property bool numeric: true
+        // Pinned: the header and the rows must put each column at the same x whatever the texts.
         Layout.preferredWidth: (page.availableWidth - 40) * share
+        Layout.minimumWidth: Layout.preferredWidth
+        Layout.maximumWidth: Layout.preferredWidth
         elide: Text.ElideRight
         horizontalAlignment: numeric ? Text.AlignRight : Text.AlignLeft
     }
@@ -189,6 +192,7 @@ Page {
             Cell { text: qsTr("Prompt tokens"); font.bold: true }
             Cell { text: qsTr("Completion tokens"); font.bold: true }
             Cell { text: qsTr("Cost"); font.bold: true }
+            Item { Layout.fillWidth: true }
         }
         ListView {
             id: table
@@ -214,6 +218,7 @@ Page {
                 Cell { text: page.count(promptTokens) }
                 Cell { text: page.count(completionTokens) }
                 Cell { text: page.money(cost) }
+                Item { Layout.fillWidth: true }
             }
             Label {
                 anchors.centerIn: parent

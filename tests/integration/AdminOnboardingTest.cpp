@@ -316,5 +316,31 @@ TEST_F(AdminOnboardingTest, AFailingProbeFeedsTheHealthTracker)
     EXPECT_FALSE(gateway->state().health.failedRecently("alpha"));
 }
 
+// A manual test is a probe the user asked for: its failures count as the channel's, with no
+// periodic probes configured. Tests of unsaved settings have no channel and feed nothing.
+TEST_F(AdminOnboardingTest, AManualChannelTestFeedsTheHealthTracker)
+{
+    config::Config config = baseConfig();
+    channel(config, "gamma").baseUrl = QStringLiteral("http://127.0.0.1:%1/v1").arg(closedPort());
+    startGateway(config);
+    ASSERT_EQ(gateway->state().health.state("gamma"), failover::HealthState::Healthy);
+    for (int i = 0; i < 3; ++i) {
+        const Answer answer = admin("POST", "/admin/channels/gamma/test", {});
+        ASSERT_EQ(answer.status, 200) << answer.body.constData();
+        EXPECT_FALSE(answer.object().value("results").toArray().first().toObject().value("ok").toBool(true));
+    }
+    EXPECT_TRUE(gateway->state().health.failedRecently("gamma"));
+    EXPECT_EQ(gateway->state().health.state("gamma"), failover::HealthState::CoolingDown) << "three failures in a row";
+    EXPECT_EQ(gateway->admin()->probesSent(), 0u);
+
+    ASSERT_EQ(admin("POST", "/admin/channels/alpha/test", {}).status, 200);
+    EXPECT_FALSE(gateway->state().health.failedRecently("alpha"));
+    QJsonObject body{{"format", "openai"}, {"base_url", QStringLiteral("http://127.0.0.1:%1/v1").arg(closedPort())},
+                     {"models", QJsonArray{"chat-a-up"}}};
+    ASSERT_EQ(admin("POST", "/admin/test", body).status, 200);
+    EXPECT_FALSE(gateway->state().health.failedRecently("alpha"));
+    EXPECT_FALSE(gateway->state().health.failedRecently("beta"));
+}
+
 } // namespace
 } // namespace sy::integration

@@ -89,9 +89,8 @@ ChartView {
         min: 0
         max: 1
         tickCount: 5
-        // Whole numbers for counts; money keeps the decimals its steps need.
-        labelFormat: (chart.metric !== "cost" || max >= 40 ? "%.0f" : max >= 4 ? "%.1f" : max >= 0.4 ? "%.2f" : "%.3f")
-                     + (chart.unit ? " " + chart.unit : "")
+        // The fewest decimals that show each step exactly (0.0005 steps: 4), so no two labels read alike.
+        labelFormat: "%." + chart.decimalsFor(max / (tickCount - 1)) + "f" + (chart.unit ? " " + chart.unit : "")
         labelsColor: chart.textColor
         labelsFont.pixelSize: 10
         gridLineColor: chart.gridColor
@@ -108,6 +107,15 @@ ChartView {
             color: chart.textColor
             font.pixelSize: 10
         }
+    }
+
+    function decimalsFor(step) {
+        for (let d = 0; d < 6; ++d) {
+            const scaled = step * Math.pow(10, d)
+            if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, scaled))
+                return d
+        }
+        return 6
     }
 
     Label { id: textProbe; visible: false }
