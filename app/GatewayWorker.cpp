@@ -178,9 +178,16 @@ void GatewayWorker::setTraffic(bool running, double requestsPerSecond, double st
     }
     m_trafficSettings.requestsPerSecond = std::clamp(requestsPerSecond, 0.5, 20.0);
     m_trafficSettings.streamShare = std::clamp(streamShare, 0.0, 1.0);
-    m_trafficSettings.models = models;
+    // Whoever asks (the traffic panel, the tray, --demo-traffic at start with every model id),
+    // only models that answer chat get the generator's chat requests.
+    const QStringList chat = chatModels();
+    QStringList chosen;
+    for (const QString &id : models)
+        if (chat.contains(id))
+            chosen << id;
+    m_trafficSettings.models = chosen;
     m_traffic->configure(m_trafficSettings.requestsPerSecond, m_trafficSettings.streamShare, m_trafficSettings.models);
-    if (running && !models.isEmpty())
+    if (running && !chosen.isEmpty())
         m_traffic->start();
     else
         m_traffic->stop();

@@ -1,5 +1,7 @@
 #include "onboarding/ConnectGuide.h"
 
+#include <QStringList>
+
 namespace sy::onboarding {
 
 namespace {
@@ -123,6 +125,28 @@ const std::vector<ConnectClient> &connectClients()
     return clients;
 }
 
+namespace {
+
+// No model chosen: an `export X="%MODEL%"` line is left out rather than printed with a
+// placeholder that fails once pasted; the client then asks for its own default model.
+QString withoutModelExports(const QString &text)
+{
+    QStringList kept;
+    bool dropped = false;
+    for (const QString &line : text.split(u'\n')) {
+        if (line.startsWith(QLatin1String("export ")) && line.contains(QLatin1String("%MODEL%")))
+            dropped = true;
+        else
+            kept << line;
+    }
+    if (dropped)
+        kept.insert(1, QStringLiteral("# No model chosen: the client asks for its own default model, which must be a model\n"
+                                      "# or virtual model of this gateway (GET /v1/models lists them)."));
+    return kept.join(u'\n');
+}
+
+} // namespace
+
 std::optional<ConnectText> connectText(const QString &clientId, const ConnectRequest &request)
 {
     for (const Guide &guide : guides()) {
@@ -134,6 +158,8 @@ std::optional<ConnectText> connectText(const QString &clientId, const ConnectReq
         QString text = QString::fromUtf8(guide.text);
         text.replace(QLatin1String("%URL%"), url);
         text.replace(QLatin1String("%KEY%"), request.secret.isEmpty() ? QString::fromLatin1(kKeyPlaceholder) : request.secret);
+        if (request.model.isEmpty())
+            text = withoutModelExports(text);
         text.replace(QLatin1String("%MODEL%"), request.model.isEmpty() ? QStringLiteral("<model id>") : request.model);
         return ConnectText{guide.client.id, guide.client.title, true, text};
     }

@@ -196,6 +196,10 @@ TEST_F(DashboardTest, ChartsGetPointsOnceTrafficFlows)
     ASSERT_TRUE(waitUntil([&] { return !host.modelIds().isEmpty(); }, 10s));
     host.setTraffic(true, 10, 0.3, host.modelIds());
     ASSERT_TRUE(waitUntil([&] { return host.trafficRunning(); }, 5s));
+    // Every model id was offered: the embeddings-only one gets no chat requests (they would be 400s).
+    ASSERT_TRUE(host.modelIds().contains(QStringLiteral("text-embedding-3-small")));
+    EXPECT_FALSE(host.trafficModels().contains(QStringLiteral("text-embedding-3-small")));
+    EXPECT_TRUE(host.trafficModels().contains(QStringLiteral("deepseek/deepseek-v4-flash")));
     EXPECT_TRUE(waitUntil([&] { return host.requests() >= 10; }, 20s)) << host.requests();
     // A point a second per channel: a line needs at least two.
     EXPECT_TRUE(waitUntil([&] { return pointsOfFirstSeries("requestsChart") >= 2; }, 20s));

@@ -34,6 +34,19 @@ TEST(ConnectGuideTest, EveryClientGetsATextWithUrlKeyAndModel)
     }
 }
 
+TEST(ConnectGuideTest, WithoutAModelNoExportOfAPlaceholderIsPrinted)
+{
+    for (const char *client : {"claude-code", "gemini-cli"}) {
+        const std::optional<ConnectText> text = connectText(QString::fromLatin1(client),
+                                                            {QStringLiteral("http://127.0.0.1:9191"), QStringLiteral("sk-test-connect"), {}});
+        ASSERT_TRUE(text.has_value()) << client;
+        EXPECT_FALSE(text->text.contains(QLatin1String("<model id>"))) << text->text.toStdString();
+        EXPECT_FALSE(text->text.contains(QLatin1String("_MODEL="))) << text->text.toStdString();
+        EXPECT_TRUE(text->text.contains(QLatin1String("its own default model"))) << client;
+        EXPECT_TRUE(text->text.contains(QLatin1String("sk-test-connect"))) << client;
+    }
+}
+
 TEST(ConnectGuideTest, WithoutASecretThePlaceholderIsPrinted)
 {
     EXPECT_TRUE(textFor("curl", {}).text.contains(QLatin1String("<your Switchyard key>")));
