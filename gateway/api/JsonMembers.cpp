@@ -1,5 +1,7 @@
 #include "api/JsonMembers.h"
 
+#include <algorithm>
+
 namespace sy::api {
 
 namespace {
@@ -99,7 +101,16 @@ std::optional<std::vector<JsonMember>> topLevelMembers(QByteArrayView json)
 QByteArray jsonString(QByteArrayView utf8)
 {
     QByteArray out;
-    out.reserve(utf8.size() + 2);
+    // Model ids and the like need no escapes: one copy.
+    const bool plain = std::none_of(utf8.begin(), utf8.end(), [](char c) {
+        return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+    });
+    if (plain) {
+        out.reserve(utf8.size() + 2);
+        out.append('"').append(utf8).append('"');
+        return out;
+    }
+    out.reserve(utf8.size() + 8);
     out += '"';
     for (const char c : utf8) {
         switch (c) {

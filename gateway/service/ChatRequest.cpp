@@ -34,13 +34,13 @@ QLatin1String turnsMember(api::Format format)
 
 bool isImagePart(const QJsonObject &part)
 {
-    const QString type = part.value("type").toString();
+    const QString type = part.value(u"type").toString();
     if (type == QLatin1String("image_url") || type == QLatin1String("input_image") || type == QLatin1String("image"))
         return true;
     // Gemini: inline bytes or a file reference with an image media type.
     for (const char *member : {"inlineData", "inline_data", "fileData", "file_data"}) {
         const QJsonObject data = part.value(QLatin1String(member)).toObject();
-        const QString mime = data.value("mimeType").toString(data.value("mime_type").toString());
+        const QString mime = data.value(u"mimeType").toString(data.value(u"mime_type").toString());
         if (mime.startsWith(QLatin1String("image/")))
             return true;
     }
@@ -52,8 +52,8 @@ Needs needsOf(const QJsonArray &turns)
     Needs needs;
     for (const QJsonValue &turn : turns) {
         const QJsonObject object = turn.toObject();
-        const QJsonArray parts = object.value("content").isArray() ? object.value("content").toArray()
-                                                                   : object.value("parts").toArray();
+        const QJsonArray parts = object.value(u"content").isArray() ? object.value(u"content").toArray()
+                                                                   : object.value(u"parts").toArray();
         for (const QJsonValue &part : parts) {
             if (isImagePart(part.toObject()))
                 needs.vision = true;
@@ -178,8 +178,8 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     request.format = format;
     request.raw = rawBody;
     request.body = doc.object();
-    const QJsonValue modelValue = request.body.value("model");
-    const QJsonValue modelsValue = request.body.value("models");
+    const QJsonValue modelValue = request.body.value(u"model");
+    const QJsonValue modelsValue = request.body.value(u"models");
     if (!modelsValue.isUndefined() && !modelsValue.isArray())
         return badRequest(QStringLiteral("'models' must be an array of model ids."), {}, "models");
     const QJsonArray models = modelsValue.toArray();
@@ -200,7 +200,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     if (std::optional<ErrorReply> invalid = checkTurns(request.body, format))
         return *invalid;
 
-    const QJsonValue stream = request.body.value("stream");
+    const QJsonValue stream = request.body.value(u"stream");
     if (facts.pathStream)
         request.stream = *facts.pathStream;
     else if (!stream.isUndefined() && !stream.isNull() && !stream.isBool())
@@ -208,12 +208,12 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     else
         request.stream = stream.toBool(false);
     request.jsonArrayStream = request.stream && facts.jsonArrayStream;
-    request.clientWantsUsage = request.body.value("stream_options").toObject().value("include_usage").toBool(false);
-    request.user = request.body.value("user").toString();
+    request.clientWantsUsage = request.body.value(u"stream_options").toObject().value(u"include_usage").toBool(false);
+    request.user = request.body.value(u"user").toString();
     for (auto it = request.body.constBegin(); it != request.body.constEnd(); ++it)
         request.parameters.insert(it.key());
 
-    auto preferences = routing::parseProviderPreferences(request.body.value("provider"));
+    auto preferences = routing::parseProviderPreferences(request.body.value(u"provider"));
     if (const auto *error = std::get_if<routing::PreferencesError>(&preferences))
         return badRequest(error->message, "invalid_provider_preferences", error->param);
     request.preferences = std::get<routing::ProviderPreferences>(std::move(preferences));

@@ -10,6 +10,53 @@ void ResponseStore::setRetention(int maxAgeDays, int maxCount)
     m_maxCount = maxCount;
 }
 
+void ResponseStore::setMaxBytes(qint64 maxBytes)
+{
+    m_maxBytes = maxBytes;
+}
+
+namespace {
+
+// One heap block: its header and the allocator's own overhead, about 32 bytes.
+constexpr qint64 kBlock = 32;
+
+qint64 textBytes(const QString &text)
+{
+    return text.isEmpty() ? 0 : kBlock + text.size() * qint64(sizeof(QChar));
+}
+
+qint64 bytesBytes(const QByteArray &bytes)
+{
+    return bytes.isEmpty() ? 0 : kBlock + bytes.size();
+}
+
+qint64 partsBytes(const QList<api::ContentPart> &parts)
+{
+    if (parts.isEmpty())
+        return 0;
+    qint64 bytes = kBlock + parts.size() * qint64(sizeof(api::ContentPart));
+    for (const api::ContentPart &part : parts) {
+        for (const QString *text : {&part.text, &part.signature, &part.imageUrl, &part.mediaType, &part.toolCallId, &part.toolName})
+            bytes += textBytes(*text);
+        bytes += bytesBytes(part.base64Data) + bytesBytes(part.argumentsJson) + partsBytes(part.resultParts);
+    }
+    return bytes;
+}
+
+} // namespace
+
+qint64 ResponseStore::entryBytes(const QString &id, const Entry &entry)
+{
+    // The hash node (key and entry) and the id's copy in the order.
+    qint64 bytes = kBlock + qint64(sizeof(QString) + sizeof(Entry)) + 2 * textBytes(id) + qint64(sizeof(QString));
+    bytes += textBytes(entry.keyName) + textBytes(entry.previousId) + kBlock;   // kBlock: the QDateTime
+    if (!entry.turns.isEmpty())
+        bytes += kBlock + entry.turns.size() * qint64(sizeof(api::Message));
+    for (const api::Message &message : entry.turns)
+        bytes += partsBytes(message.parts);
+    return bytes;
+}
+
 bool ResponseStore::expired(const Entry &entry, const QDateTime &now) const
 {
     return m_maxAgeDays > 0 && entry.at.addDays(m_maxAgeDays) < now;
@@ -20,10 +67,13 @@ void ResponseStore::prune(const QDateTime &now)
     while (!m_order.empty()) {
         const auto it = m_entries.constFind(m_order.front());
         const bool drop = it == m_entries.cend() || expired(*it, now)
-            || (m_maxCount > 0 && m_entries.size() > m_maxCount);
+            || (m_maxCount > 0 && m_entries.size() > m_maxCount) || (m_maxBytes > 0 && m_bytes > m_maxBytes && m_entries.size() > 1);   // the newest stays
         if (!drop)
             return;
-        m_entries.remove(m_order.front());
+        if (it != m_entries.cend()) {
+            m_bytes -= entryBytes(it.key(), *it);
+            m_entries.erase(it);
+        }
         m_order.pop_front();
     }
 }
@@ -31,8 +81,11 @@ void ResponseStore::prune(const QDateTime &now)
 void ResponseStore::put(const QString &id, Entry entry, const QDateTime &now)
 {
     entry.at = now;
-    if (!m_entries.contains(id))
+    if (const auto it = m_entries.constFind(id); it != m_entries.cend())
+        m_bytes -= entryBytes(id, *it);
+    else
         m_order.push_back(id);
+    m_bytes += entryBytes(id, entry);
     m_entries.insert(id, std::move(entry));
     prune(now);
 }

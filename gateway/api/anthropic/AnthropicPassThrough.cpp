@@ -50,6 +50,50 @@ QByteArray typeOf(QByteArrayView data)
     return value.size() >= 2 && value.front() == '"' ? value.sliced(1, value.size() - 2).toByteArray() : QByteArray();
 }
 
+// A count as upstreams write it: "0" or digits without a leading zero, exact in a double.
+std::optional<qint64> plainCount(QByteArrayView value)
+{
+    if (value.isEmpty() || value.size() > 15 || (value.size() > 1 && value[0] == '0'))
+        return std::nullopt;
+    qint64 n = 0;
+    for (const char c : value) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+// mergeUsage() of the usage object `text` read in place, when its members are all counts or
+// null (what a plain answer's usage usually is); false, with `into` untouched, for anything else,
+// which a full parse reads. The last of repeated keys wins, as in a QJsonObject.
+bool mergeCountsInPlace(QByteArrayView text, TokenUsage &into)
+{
+    const auto members = topLevelMembers(text);
+    if (!members || hasEscapedKey(*members))
+        return false;
+    for (const JsonMember &member : *members) {
+        const QByteArrayView value = memberValue(text, member);
+        if (value != "null" && !plainCount(value))
+            return false;
+    }
+    TokenUsage usage = into;
+    const auto take = [&](QByteArrayView key, qint64 &field) {
+        if (const JsonMember *member = findMember(*members, key)) {
+            if (const std::optional<qint64> count = plainCount(memberValue(text, *member))) {
+                field = *count;
+                usage.known = true;
+            }
+        }
+    };
+    take("input_tokens", usage.inputTokens);
+    take("output_tokens", usage.outputTokens);
+    take("cache_creation_input_tokens", usage.cacheWriteTokens);
+    take("cache_read_input_tokens", usage.cacheReadTokens);
+    into = usage;
+    return true;
+}
+
 } // namespace
 
 AnthropicPassThrough::AnthropicPassThrough(ClientRequest client, WriterOptions options)
@@ -110,15 +154,20 @@ TranslatedAnswer AnthropicPassThrough::answer(QByteArrayView upstreamBody)
         out.problem = QStringLiteral("the answer has no content");
         return out;
     }
-    if (const JsonMember *usage = findMember(*members, "usage"))
-        mergeUsage(parseObject(memberValue(upstreamBody, *usage)), out.usage);
-    QStringList texts;
-    const QJsonArray blocks = QJsonDocument::fromJson(memberValue(upstreamBody, *content).toByteArray()).array();
-    for (const QJsonValue &block : blocks) {
-        if (block.toObject().value("type") == QLatin1String("text"))
-            texts.append(block.toObject().value("text").toString());
+    if (const JsonMember *usage = findMember(*members, "usage")) {
+        if (!mergeCountsInPlace(memberValue(upstreamBody, *usage), out.usage))
+            mergeUsage(parseObject(memberValue(upstreamBody, *usage)), out.usage);
     }
-    out.text = texts.join(QString());
+    if (m_options.captureText) {
+        // Content logging only: the answer itself passes through unparsed.
+        QStringList texts;
+        const QJsonArray blocks = QJsonDocument::fromJson(memberValue(upstreamBody, *content).toByteArray()).array();
+        for (const QJsonValue &block : blocks) {
+            if (block.toObject().value(u"type") == QLatin1String("text"))
+                texts.append(block.toObject().value(u"text").toString());
+        }
+        out.text = texts.join(QString());
+    }
     out.body = findMember(*members, "model")
         ? rewriteMembers(upstreamBody, *members, {{"model", jsonString(m_options.publicModel.toUtf8())}})
         : upstreamBody.toByteArray();

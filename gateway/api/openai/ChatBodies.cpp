@@ -17,8 +17,74 @@ Usage usageOf(const QJsonObject &usage)
 {
     if (usage.isEmpty())
         return {};
-    return {qint64(usage.value("prompt_tokens").toDouble()), qint64(usage.value("completion_tokens").toDouble()),
-            qint64(usage.value("prompt_tokens_details").toObject().value("cached_tokens").toDouble()), true};
+    return {qint64(usage.value(u"prompt_tokens").toDouble()), qint64(usage.value(u"completion_tokens").toDouble()),
+            qint64(usage.value(u"prompt_tokens_details").toObject().value(u"cached_tokens").toDouble()), true};
+}
+
+// A count as upstreams write it: "0" or digits without a leading zero, exact in a double.
+std::optional<qint64> plainCount(QByteArrayView value)
+{
+    if (value.isEmpty() || value.size() > 15 || (value.size() > 1 && value[0] == '0'))
+        return std::nullopt;
+    qint64 n = 0;
+    for (const char c : value) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+// Calls visit(key, count) for the members of an object whose every value is a plain count, read
+// in place; false for anything else (escaped keys, other values), which a full parse reads.
+template<typename Visit>
+bool visitCounts(QByteArrayView object, Visit &&visit)
+{
+    const auto members = topLevelMembers(object);
+    if (!members || hasEscapedKey(*members))
+        return false;
+    for (const JsonMember &member : *members) {
+        const std::optional<qint64> count = plainCount(memberValue(object, member));
+        if (!count)
+            return false;
+        visit(member.key, *count);
+    }
+    return true;
+}
+
+// The usage object `text` read in place when it holds only counts and *_details objects of
+// counts (what upstreams send); nullopt when a full parse must read it. The last of repeated
+// keys wins, as in a QJsonObject.
+std::optional<Usage> usageInPlace(QByteArrayView text)
+{
+    const auto members = topLevelMembers(text);
+    if (!members || members->empty() || hasEscapedKey(*members))
+        return std::nullopt;
+    Usage usage;
+    usage.known = true;
+    for (const JsonMember &member : *members) {
+        const QByteArrayView value = memberValue(text, member);
+        if (member.key.endsWith("_details") && value.startsWith('{')) {
+            std::optional<qint64> cached;
+            const bool counts = visitCounts(value, [&](QByteArrayView key, qint64 count) {
+                if (key == "cached_tokens")
+                    cached = count;
+            });
+            if (!counts)
+                return std::nullopt;
+            if (member.key == "prompt_tokens_details")
+                usage.cachedTokens = cached.value_or(0);
+            continue;
+        }
+        const std::optional<qint64> count = plainCount(value);
+        if (!count)
+            return std::nullopt;
+        if (member.key == "prompt_tokens")
+            usage.promptTokens = *count;
+        else if (member.key == "completion_tokens")
+            usage.completionTokens = *count;
+    }
+    return usage;
 }
 
 std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> &members)
@@ -26,6 +92,8 @@ std::optional<Usage> usageIn(QByteArrayView json, const std::vector<JsonMember> 
     const JsonMember *usage = findMember(members, "usage");
     if (!usage || memberValue(json, *usage) == "null")
         return std::nullopt;
+    if (std::optional<Usage> counted = usageInPlace(memberValue(json, *usage)))
+        return counted;
     const QJsonObject object = QJsonDocument::fromJson(memberValue(json, *usage).toByteArray()).object();
     if (object.isEmpty())
         return std::nullopt;
@@ -110,6 +178,12 @@ PlainAnswer rewritePlainAnswer(QByteArrayView upstreamBody, const QString &publi
 
 StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage)
 {
+    return rewriteStreamChunkAs(data, publicModel, jsonString(publicModel.toUtf8()), clientWantsUsage);
+}
+
+StreamChunk rewriteStreamChunkAs(QByteArrayView data, const QString &publicModel, const QByteArray &publicModelJson,
+                                 bool clientWantsUsage)
+{
     StreamChunk chunk;
     const auto members = topLevelMembers(data);
     if (!members || members->empty()) {
@@ -125,12 +199,12 @@ StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, 
     chunk.usage = usageIn(data, *members);
     if (!chunk.hasChoices && chunk.usage && !clientWantsUsage)
         return chunk;  // the usage-only chunk was asked for by the gateway (billing), not the client
-    std::vector<JsonEdit> edits{{"model", jsonString(publicModel.toUtf8())}};
+    std::vector<JsonEdit> edits{{"model", publicModelJson}};
     if (chunk.usage && !clientWantsUsage)
         edits.push_back({"usage", {}});
     std::vector<QByteArray> appended;
     if (!findMember(*members, "model"))
-        appended.push_back(modelMember(publicModel));
+        appended.push_back("\"model\":" + publicModelJson);
     if (hasEscapedKey(*members)) {
         QJsonObject object = QJsonDocument::fromJson(data.toByteArray()).object();
         object.insert("model", publicModel);

@@ -40,5 +40,9 @@ struct StreamChunk {
     QByteArray data;               // the chunk for the client; empty = drop it
 };
 StreamChunk rewriteStreamChunk(QByteArrayView data, const QString &publicModel, bool clientWantsUsage);
+// The same with the public model id already written as a JSON string (jsonString of its UTF-8),
+// so a stream encodes it once rather than once per chunk.
+StreamChunk rewriteStreamChunkAs(QByteArrayView data, const QString &publicModel, const QByteArray &publicModelJson,
+                                 bool clientWantsUsage);
 
 } // namespace sy::api::openai

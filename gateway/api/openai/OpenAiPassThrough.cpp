@@ -1,5 +1,6 @@
 #include "api/openai/OpenAiPassThrough.h"
 
+#include "api/JsonMembers.h"
 #include "api/openai/ChatBodies.h"
 
 #include <QJsonArray>
@@ -54,7 +55,9 @@ TranslatedEvent OpenAiPassThrough::event(const SseEvent &event)
     TranslatedEvent out;
     if (event.data == "[DONE]")
         return out;  // the gateway writes its own [DONE] when the upstream body ends cleanly
-    const StreamChunk chunk = rewriteStreamChunk(event.data, m_options.publicModel, m_options.includeUsage);
+    if (m_publicModelJson.isEmpty())
+        m_publicModelJson = jsonString(m_options.publicModel.toUtf8());
+    const StreamChunk chunk = rewriteStreamChunkAs(event.data, m_options.publicModel, m_publicModelJson, m_options.includeUsage);
     if (chunk.malformed || chunk.isError) {
         out.malformed = chunk.malformed;
         out.upstreamError = chunk.isError;

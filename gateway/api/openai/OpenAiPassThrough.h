@@ -20,6 +20,7 @@ public:
 private:
     ClientRequest m_client;
     WriterOptions m_options;
+    QByteArray m_publicModelJson;   // the public model id as a JSON string, made at the first chunk
 };
 
 // The Chat Completions interrupted-stream event (SPEC §5), shared with the OpenAI stream writer.

@@ -54,6 +54,8 @@ TEST(JsonMembersTest, JsonStringEscapesQuotesBackslashesAndControls)
     EXPECT_EQ(api::jsonString("a\"b\\c\nd\x01"), QByteArray(R"("a\"b\\c\nd\u0001")"));
     EXPECT_EQ(parsed("{\"k\":" + api::jsonString("tricky \"model\" \\ \t") + "}").value("k").toString(),
               QStringLiteral("tricky \"model\" \\ \t"));
+    EXPECT_EQ(api::jsonString("team/model-1 caf\xc3\xa9"), QByteArray("\"team/model-1 caf\xc3\xa9\""));
+    EXPECT_EQ(api::jsonString(""), QByteArray("\"\""));
 }
 
 TEST(ChatBodiesTest, UpstreamBodyRenamesModelDropsRoutingFieldsAndKeepsTheRest)
@@ -135,4 +137,40 @@ TEST(ChatBodiesTest, EscapedKeysFallBackToTheFullParser)
     const api::openai::PlainAnswer answer = api::openai::rewritePlainAnswer(body, "pub");
     ASSERT_TRUE(answer.problem.isEmpty());
     EXPECT_EQ(parsed(answer.body).value("model").toString(), "pub");
+}
+
+TEST(ChatBodiesTest, UsageIsReadTheSameInPlaceAsByAFullParse)
+{
+    // Counts and *_details objects are read from the text; anything else goes through a full
+    // parse. Either way the figures are what the parsed object says.
+    const QList<QByteArray> usages = {
+        R"({"prompt_tokens":10,"completion_tokens":9,"total_tokens":19})",
+        R"({ "prompt_tokens" : 7 , "completion_tokens":0 })",
+        R"({"prompt_tokens":12,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":8,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":2}})",
+        R"({"prompt_tokens":12,"prompt_tokens_details":{}})",
+        R"({"prompt_tokens":1,"prompt_tokens":4})",
+        R"({"prompt_tokens_details":{"cached_tokens":3},"prompt_tokens":5,"prompt_tokens_details":{"audio_tokens":1}})",
+        R"({"prompt_tokens":1.5e1,"completion_tokens":2})",
+        R"({"prompt_tokens":"10","completion_tokens":2})",
+        R"({"prompt_tokens":-3,"completion_tokens":2})",
+        R"({"prompt_tokens":007,"completion_tokens":2})",
+        R"({"prompt_tokens":10,"completion_tokens":9,"cost":{"total":0.25}})",
+        R"({"prompt_tokens":10,"prompt_tokens_details":null})",
+        R"({"pr\u006fmpt_tokens":10})",
+        R"({"prompt_tokens":123456789012345678,"completion_tokens":1})",
+        R"({})",
+        R"([])",
+        R"({"prompt_tokens":10,})",
+    };
+    for (const QByteArray &usage : usages) {
+        const QByteArray answer = R"({"choices":[{"index":0}],"usage":)" + usage + "}";
+        const api::openai::PlainAnswer plain = api::openai::rewritePlainAnswer(answer, "m");
+        const QJsonObject object = QJsonDocument::fromJson(usage).object();
+        SCOPED_TRACE(usage.constData());
+        EXPECT_EQ(plain.usage.known, !object.isEmpty());
+        EXPECT_EQ(plain.usage.promptTokens, qint64(object.value("prompt_tokens").toDouble()));
+        EXPECT_EQ(plain.usage.completionTokens, qint64(object.value("completion_tokens").toDouble()));
+        EXPECT_EQ(plain.usage.cachedTokens,
+                  qint64(object.value("prompt_tokens_details").toObject().value("cached_tokens").toDouble()));
+    }
 }

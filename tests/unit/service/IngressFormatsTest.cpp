@@ -171,6 +171,43 @@ TEST(ResponseStoreTest, RetentionDropsTheOldestAndBreaksChainsThroughThem)
     EXPECT_FALSE(store.conversation("resp_2", "k", clock.wallNow()));
 }
 
+TEST(ResponseStoreTest, TheMemoryBudgetDropsTheOldestFirst)
+{
+    test::FakeClock clock;
+    ResponseStore store;
+    const QString text(1000, u'x');
+    const ResponseStore::Entry entry{"k", {}, {turn(api::Role::User, text)}, {}};
+    const qint64 one = ResponseStore::entryBytes("resp_1", entry);
+    EXPECT_GT(one, 2000);   // the text's UTF-16 bytes at least
+    store.setMaxBytes(3 * one + 100);   // ids of other lengths: a few bytes more or less
+    for (int i = 1; i <= 10; ++i)
+        store.put(QStringLiteral("resp_%1").arg(i), entry, clock.wallNow());
+    EXPECT_EQ(store.size(), 3);
+    EXPECT_LE(store.bytes(), 3 * one + 100);
+    EXPECT_FALSE(store.conversation("resp_7", "k", clock.wallNow()));
+    EXPECT_TRUE(store.conversation("resp_8", "k", clock.wallNow()));
+    EXPECT_TRUE(store.conversation("resp_10", "k", clock.wallNow()));
+
+    // Replacing an entry counts it once; the newest stays even when it alone is over the budget.
+    store.put("resp_10", entry, clock.wallNow());
+    EXPECT_EQ(store.size(), 3);
+    store.put("resp_big", {"k", {}, {turn(api::Role::User, QString(10'000, u'y'))}, {}}, clock.wallNow());
+    EXPECT_EQ(store.size(), 1);
+    EXPECT_TRUE(store.conversation("resp_big", "k", clock.wallNow()));
+}
+
+TEST(ResponseStoreTest, TheDefaultBudgetHoldsAStoreOfABusyGatewayToTensOfMiB)
+{
+    test::FakeClock clock;
+    ResponseStore store;
+    const ResponseStore::Entry entry{"k", {}, {turn(api::Role::User, "Say hello."), turn(api::Role::Assistant, "Hello!")}, {}};
+    for (int i = 0; i < 100'000; ++i)
+        store.put(QStringLiteral("resp_%1").arg(i), entry, clock.wallNow());
+    EXPECT_LT(store.size(), 100'000);
+    EXPECT_LE(store.bytes(), ResponseStore::kDefaultMaxBytes);
+    EXPECT_TRUE(store.conversation("resp_99999", "k", clock.wallNow()));
+}
+
 ChatRequest responsesRequest(const QString &previousId, bool storeIt)
 {
     ChatRequest chat;

@@ -2,8 +2,10 @@
 #include "api/anthropic/AnthropicCodec.h"
 
 #include "AnthropicTestUtil.h"
+#include "api/anthropic/AnthropicWire.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace sy::api::anthropic {
 namespace {
@@ -50,6 +52,51 @@ TEST(AnthropicCodecTest, AnswerBodyIsAMessagesAnswer)
                    {"type":"tool_use","id":"call_1","name":"get_weather","input":{"city":"Oslo"}}],
         "stop_reason":"tool_use","stop_sequence":null,
         "usage":{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":3,"cache_creation_input_tokens":2}})"));
+}
+
+TEST(AnthropicCodecTest, TextAnswerBodyIsByteForByteWhatQtWrites)
+{
+    // Text-only answers are written directly; the bytes must be those of the QJsonObject the
+    // other answers go through (sorted keys, Qt's escaping, integers as integers).
+    const QList<QString> texts = {QStringLiteral("Hello! How can I help you today?"), QString(),
+                                  QStringLiteral("quote \" backslash \\ slash / tab \t nl \n cr \r bell \x07 del \x7f"),
+                                  QStringLiteral("caf\u00e9 \u65e5\u672c \U0001F600 \u2028 \u2029"),
+                                  QString(1, QChar(0xd800)) + QStringLiteral(" lone surrogate"), QString(2000, u'x')};
+    const QList<StopReason> reasons = {StopReason::Unknown, StopReason::EndTurn, StopReason::MaxTokens,
+                                       StopReason::StopSequence, StopReason::ContentFilter, StopReason::Error};
+    int cases = 0;
+    for (const QString &text : texts) {
+        for (const StopReason reason : reasons) {
+            CanonicalAnswer answer;
+            answer.id = cases % 3 == 0 ? QString() : cases % 3 == 1 ? QStringLiteral("msg_x\"1") : QStringLiteral("chatcmpl-\u00e9");
+            answer.parts = {ContentPart::textPart(text)};
+            if (cases % 2)
+                answer.parts.append(ContentPart::textPart(QStringLiteral(" and more")));
+            answer.stopReason = reason;
+            answer.stopSequence = cases % 4 ? QStringLiteral("END\n") : QString();
+            answer.usage = {qint64(cases) * 7, 9, cases % 5 ? 0 : 123456789012345LL, 1LL << 60, true};
+            WriterOptions o = options();
+            o.publicModel = cases % 2 ? QStringLiteral("team/claude") : QStringLiteral("m\u00fcnchen \"q\"");
+
+            QJsonArray content;
+            for (const ContentPart &part : answer.parts)
+                content.append(QJsonObject{{"type", "text"}, {"text", part.text}});
+            const QJsonObject expected{
+                {"id", messageId(answer.id, o.requestId)},
+                {"type", "message"},
+                {"role", "assistant"},
+                {"model", o.publicModel},
+                {"content", content},
+                {"stop_reason", stopReasonName(reason)},
+                {"stop_sequence", reason == StopReason::StopSequence && !answer.stopSequence.isEmpty()
+                                      ? QJsonValue(answer.stopSequence) : QJsonValue(QJsonValue::Null)},
+                {"usage", usageJson(answer.usage)},
+            };
+            SCOPED_TRACE(cases);
+            EXPECT_EQ(AnthropicCodec().answerBody(answer, o), QJsonDocument(expected).toJson(QJsonDocument::Compact));
+            ++cases;
+        }
+    }
 }
 
 TEST(AnthropicCodecTest, AnswerIdComesFromTheRequestIdWhenTheAnswerHasNone)

@@ -1,5 +1,6 @@
 // Anthropic client on an Anthropic channel: bytes kept, only the model renamed each way.
 #include "api/anthropic/AnthropicPassThrough.h"
+#include "api/anthropic/AnthropicWire.h"
 
 #include "AnthropicTestUtil.h"
 
@@ -79,8 +80,46 @@ TEST(AnthropicPassThroughTest, AnswerRenamesTheModelAndReadsUsage)
     EXPECT_EQ(a.usage.inputTokens, 10);
     EXPECT_EQ(a.usage.cacheReadTokens, 90);
     EXPECT_EQ(a.usage.outputTokens, 4);
-    EXPECT_EQ(a.text, "Hi there");
+    EXPECT_TRUE(a.text.isEmpty());   // read only for content logging
     EXPECT_EQ(a.contentType, "application/json");
+
+    WriterOptions logging = options();
+    logging.captureText = true;
+    AnthropicPassThrough logged(client(R"({"model":"m","max_tokens":1,"messages":[]})"), logging);
+    EXPECT_EQ(logged.answer(upstream).text, "Hi there");
+}
+
+TEST(AnthropicPassThroughTest, AnswerUsageIsReadAsAFullParseReadsIt)
+{
+    // Counts and nulls are read from the text; anything else goes through a full parse.
+    const QList<QByteArray> usages = {
+        R"({"input_tokens":10,"output_tokens":9})",
+        R"({"input_tokens":10,"cache_creation_input_tokens":null,"cache_read_input_tokens":0,"output_tokens":4})",
+        R"({"input_tokens":5,"input_tokens":null,"output_tokens":1})",
+        R"({"input_tokens":null,"input_tokens":7})",
+        R"({"input_tokens":10,"output_tokens":9,"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0}})",
+        R"({"input_tokens":1.5,"output_tokens":2})",
+        R"({"input_tokens":-1,"output_tokens":2})",
+        R"({"input_tokens":010})",
+        R"({"inp\u0075t_tokens":3})",
+        R"({})",
+        R"({"input_tokens":1,})",
+        R"([1])",
+        R"(null)",
+    };
+    AnthropicPassThrough t(client(R"({"model":"m","max_tokens":1,"messages":[]})"), options());
+    for (const QByteArray &usage : usages) {
+        SCOPED_TRACE(usage.toStdString());
+        const QByteArray upstream = R"({"model":"x","content":[{"type":"text","text":"a"}],"usage":)" + usage + "}";
+        const TranslatedAnswer a = t.answer(upstream);
+        TokenUsage expected;
+        mergeUsage(QJsonDocument::fromJson(usage).object(), expected);
+        EXPECT_EQ(a.usage.known, expected.known);
+        EXPECT_EQ(a.usage.inputTokens, expected.inputTokens);
+        EXPECT_EQ(a.usage.outputTokens, expected.outputTokens);
+        EXPECT_EQ(a.usage.cacheWriteTokens, expected.cacheWriteTokens);
+        EXPECT_EQ(a.usage.cacheReadTokens, expected.cacheReadTokens);
+    }
 }
 
 TEST(AnthropicPassThroughTest, AnswerWithoutContentOrNotAnObjectIsAProblem)

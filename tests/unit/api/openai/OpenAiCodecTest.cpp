@@ -1,9 +1,11 @@
 // The chat.completion body written from a canonical answer, and gateway errors in OpenAI's shape.
 #include "api/openai/OpenAiCodec.h"
 #include "JsonPrinting.h"
+#include "api/openai/OpenAiWire.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <gtest/gtest.h>
 
 namespace sy::api::openai {
@@ -60,6 +62,65 @@ TEST(OpenAiCodecTest, TextAnswerIsAChatCompletionWithThePublicModelAndUsageInclu
     EXPECT_EQ(body.value("usage").toObject(),
               (QJsonObject{{"prompt_tokens", 42}, {"completion_tokens", 5}, {"total_tokens", 47},
                            {"prompt_tokens_details", QJsonObject{{"cached_tokens", 30}}}}));
+}
+
+// The created time, which differs between two writes a second apart.
+QByteArray withoutCreated(QByteArray body)
+{
+    return body.replace(QRegularExpression(QStringLiteral("\"created\":\\d+")).match(QString::fromUtf8(body)).captured(0).toUtf8(),
+                        "\"created\":0");
+}
+
+TEST(OpenAiCodecTest, AnswerWithoutToolCallsIsByteForByteWhatQtWrites)
+{
+    // Answers without tool calls are written directly; the bytes must be those of the
+    // QJsonObject the others go through (sorted keys, Qt's escaping, integers as integers).
+    const QList<QString> texts = {QStringLiteral("Hello! How can I help you today?"), QString(),
+                                  QStringLiteral("quote \" backslash \\ slash / tab \t nl \n bell \x07 del \x7f"),
+                                  QStringLiteral("caf\u00e9 \u65e5\u672c \U0001F600 \u2028"),
+                                  QString(1, QChar(0xdc00)) + QStringLiteral(" lone surrogate")};
+    const QList<StopReason> reasons = {StopReason::Unknown, StopReason::EndTurn, StopReason::MaxTokens,
+                                       StopReason::StopSequence, StopReason::ContentFilter, StopReason::Error};
+    int cases = 0;
+    for (const QString &text : texts) {
+        for (const StopReason reason : reasons) {
+            CanonicalAnswer answer;
+            answer.id = cases % 3 == 0 ? QString() : cases % 3 == 1 ? QStringLiteral("chatcmpl-\"1") : QStringLiteral("msg_\u00e9");
+            answer.parts = {ContentPart::textPart(text)};
+            if (cases % 2)
+                answer.parts.append(part(ContentPart::Kind::Thinking, QStringLiteral("think \"hard\"")));
+            if (cases % 4 == 1)
+                answer.parts.append(ContentPart::textPart(QStringLiteral(" more")));
+            answer.stopReason = reason;
+            if (cases % 5)
+                answer.usage = {qint64(cases) * 7, 9, cases % 3 ? 0 : 123456789012345LL, 1LL << 40, true};
+            WriterOptions options;
+            options.requestId = "req-1";
+            options.publicModel = cases % 2 ? QStringLiteral("team/gpt") : QStringLiteral("m\u00fcnchen \"q\"");
+
+            QString joined;
+            QString reasoning;
+            for (const ContentPart &p : answer.parts)
+                (p.kind == ContentPart::Kind::Text ? joined : reasoning) += p.text;
+            QJsonObject message{{"role", "assistant"}, {"content", joined}};
+            if (!reasoning.isEmpty())
+                message.insert("reasoning_content", reasoning);
+            QJsonObject expected{
+                {"id", chatCompletionId(answer.id, options.requestId)},
+                {"object", "chat.completion"},
+                {"created", 0},
+                {"model", options.publicModel},
+                {"choices", QJsonArray{QJsonObject{{"index", 0}, {"message", message}, {"logprobs", QJsonValue::Null},
+                                                   {"finish_reason", finishReasonFor(reason, false)}}}},
+            };
+            if (answer.usage.known)
+                expected.insert("usage", usageJson(answer.usage));
+            SCOPED_TRACE(cases);
+            EXPECT_EQ(withoutCreated(OpenAiCodec().answerBody(answer, options)),
+                      QJsonDocument(expected).toJson(QJsonDocument::Compact));
+            ++cases;
+        }
+    }
 }
 
 TEST(OpenAiCodecTest, ToolCallAnswerHasNullContentToolCallsAndReasoning)
