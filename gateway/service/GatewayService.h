@@ -120,8 +120,10 @@ private:
                                                   http::ResponseSink &sink,
                                                   api::Format format = api::Format::OpenAiChat);
     void applyCapacities();
-    void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
-    void recordFinished(const RequestRecord &record);
+    // `countForBreaker` false: the outcome is left out of the key breaker (countsAgainstKey()).
+    void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {},
+                      bool countForBreaker = true);
+    void recordFinished(const RequestRecord &record, bool countForBreaker = true);
 
     const Clock &m_clock;
     WorkspacePtr m_workspace;
