@@ -6,6 +6,7 @@
 #include <QLoggingCategory>
 #include <QUuid>
 
+#include <algorithm>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcPostgres, "switchyard.storage.postgres")
@@ -86,6 +87,26 @@ void PostgresWorker::enqueue(WriteOp op)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
 }
 
+void PostgresWorker::enqueueLedger(StoredLedgerEntry entry)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        for (const WriteOp &op : m_pending) {
+            const auto *queued = std::get_if<StoredLedgerEntry>(&op);
+            if (queued && queued->sequence == entry.sequence)
+                return;
+        }
+    }
+    enqueue(std::move(entry));
+}
+
+bool PostgresWorker::ledgerPending() const
+{
+    std::lock_guard lock(m_mutex);
+    return std::any_of(m_pending.begin(), m_pending.end(),
+                       [](const WriteOp &op) { return std::holds_alternative<StoredLedgerEntry>(op); });
+}
+
 void PostgresWorker::enqueueRelease(quint64 id)
 {
     std::lock_guard lock(m_mutex);
@@ -151,6 +172,9 @@ bool PostgresWorker::commitPending()
 
 SharedAdmission PostgresWorker::reserve(const StoredReservation &reservation)
 {
+    // When this fails because the server is away, so does the admission below.
+    if (ledgerPending())
+        commitPending();
     if (!ensureConnected())
         return SharedAdmission::Unavailable;
     const auto verdict = reserveShared(m_connection.db(), m_self, reservation, m_address.reservationLease);
@@ -196,9 +220,11 @@ void PostgresWorker::renewLeases()
         return;
     if (!ensureConnected())
         return;
-    m_lastRenewal = now;
+    // Only a renewal that happened counts: one that failed is tried again at the next tick.
     if (std::optional<QString> error = renewReservations(m_connection.db(), m_self, m_held.values(), m_address.reservationLease))
         failed(*error);
+    else
+        m_lastRenewal = now;
 }
 
 std::optional<StoredConfigVersion> PostgresWorker::configVersion()

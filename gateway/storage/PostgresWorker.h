@@ -34,6 +34,9 @@ public:
 
     // Any thread.
     void enqueue(WriteOp op);
+    // Queues `entry` unless the same entry (its sequence) is queued already: a commit that failed
+    // leaves its entry queued, and the ledger offers it again at every retry.
+    void enqueueLedger(StoredLedgerEntry entry);
     void enqueueRelease(quint64 id);
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
@@ -41,6 +44,8 @@ public:
 
     bool commitPending();
     int applyRetentionNow();
+    // Books the ledger entries still queued first (charges made while the server was away), so
+    // that the admission counts them.
     SharedAdmission reserve(const StoredReservation &reservation);
     std::optional<StoredConfigVersion> configVersion();
 
@@ -66,6 +71,7 @@ private:
     // A statement failed with `error`: recorded, and the connection dropped if it is gone.
     void failed(const QString &error);
     bool releasePending();
+    bool ledgerPending() const;
     void renewLeases();
     void onTimer();
     void recordError(const QString &error);
