@@ -175,17 +175,26 @@ SharedAdmission PostgresWorker::reserve(const StoredReservation &reservation)
     // When this fails because the server is away, so does the admission below.
     if (ledgerPending())
         commitPending();
-    if (!ensureConnected())
-        return SharedAdmission::Unavailable;
-    const auto verdict = reserveShared(m_connection.db(), m_self, reservation, m_address.reservationLease);
-    if (const QString *error = std::get_if<QString>(&verdict)) {
-        failed(*error);
-        return SharedAdmission::Unavailable;
+    // A connection the server dropped while it was idle (a restart since the last statement) is
+    // found out only by a statement: the admission is then asked once more, on a new connection.
+    // Asking again is safe: sy_reserve keeps a reservation of the same id that an answer lost on
+    // the way had made.
+    for (int attempt = 1;; ++attempt) {
+        const bool wasUp = m_connection.isUp();
+        if (!ensureConnected())
+            return SharedAdmission::Unavailable;
+        const auto verdict = reserveShared(m_connection.db(), m_self, reservation, m_address.reservationLease);
+        if (const QString *error = std::get_if<QString>(&verdict)) {
+            failed(*error);
+            if (attempt == 1 && wasUp && !m_connection.isUp())
+                continue;
+            return SharedAdmission::Unavailable;
+        }
+        const SharedAdmission admission = std::get<SharedAdmission>(verdict);
+        if (admission == SharedAdmission::Admitted)
+            m_held.insert(reservation.id);
+        return admission;
     }
-    const SharedAdmission admission = std::get<SharedAdmission>(verdict);
-    if (admission == SharedAdmission::Admitted)
-        m_held.insert(reservation.id);
-    return admission;
 }
 
 bool PostgresWorker::releasePending()

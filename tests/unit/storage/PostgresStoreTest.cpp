@@ -2,7 +2,8 @@
 // back, two stores on one database share one ledger and one admission, a charge is booked once
 // per request id across them, a newer schema and a wrong address are refused with the server's
 // reason, and a restarted server is picked up without reopening the store (a charge offered again
-// during the outage queued once, and booked before the next admission).
+// during the outage queued once, and booked before the next admission; the connection a restart
+// cut while idle replaced at the first admission).
 #include "StorageTestSupport.h"
 #include "storage/PostgresStore.h"
 #include "support/PostgresServer.h"
@@ -219,6 +220,21 @@ TEST_F(PostgresStoreTest, TheFirstAdmissionAfterAnOutageCountsTheChargesMadeDuri
     }));
     EXPECT_EQ(verdict, SharedAdmission::InsufficientBalance);
     EXPECT_EQ(store->stats().pendingWrites, 0u);
+}
+
+TEST_F(PostgresStoreTest, TheFirstAdmissionAfterARestartWhileIdleIsAnsweredOnANewConnection)
+{
+    // No statement of the store's own between the restart and the admission: no flush, no
+    // renewal (a lease of an hour is renewed every 20 minutes).
+    PostgresStoreOptions slow;
+    slow.flushInterval = std::chrono::minutes(10);
+    auto store = open(QStringLiteral("?reservation_lease_s=3600"), slow);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 100)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    EXPECT_EQ(store->reserve(reservation(1, 1, 0)), SharedAdmission::Admitted);
 }
 
 } // namespace
