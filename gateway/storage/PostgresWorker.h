@@ -45,7 +45,7 @@ public:
     bool commitPending();
     int applyRetentionNow();
     // Books the ledger entries still queued first (charges made while the server was away), so
-    // that the admission counts them.
+    // that the admission counts them. A connection found cut is replaced and asked once more.
     SharedAdmission reserve(const StoredReservation &reservation);
     std::optional<StoredConfigVersion> configVersion();
 
