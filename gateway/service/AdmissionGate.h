@@ -43,6 +43,14 @@ struct AdmissionRequest {
 // Checked once per request, before anything else about it.
 std::optional<ErrorReply> breakerRefusal(GatewayState &state, const QString &keyName);
 
+// Whether a refusal of admit() is evidence against the key for its breaker. The 503s of a shared
+// database or limits server that does not answer are not: they are the gateway's own outage, and
+// counting them would suspend (then disable) every busy key while the server restarts.
+inline bool countsAgainstKey(const ErrorReply &refusal)
+{
+    return refusal.status != 503;
+}
+
 class AdmissionGate : public QObject {
     Q_OBJECT
 public:

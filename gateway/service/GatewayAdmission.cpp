@@ -30,7 +30,8 @@ void GatewayService::admitThenRun(AdmissionRequest admission, ExchangeContext co
             if (auto *refusal = std::get_if<ErrorReply>(&result)) {
                 --m_counters.inFlight;
                 sendErrorReply(*sink, context.requestId, *refusal, format);
-                return finishRecord(std::move(context.record), refusal->status, context.arrivedAt, refusal->message);
+                return finishRecord(std::move(context.record), refusal->status, context.arrivedAt, refusal->message,
+                                    countsAgainstKey(*refusal));
             }
             AdmissionTicket ticket = std::get<AdmissionTicket>(std::move(result));
             context.record.queueMs = ticket.waitedMs;

@@ -342,15 +342,16 @@ void GatewayService::handleCountTokens(http::HttpRequest &&request, std::shared_
                 });
 }
 
-void GatewayService::finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error)
+void GatewayService::finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error,
+                                  bool countForBreaker)
 {
     record.status = status;
     record.errorMessage = error;
     record.totalMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - arrivedAt).count();
-    recordFinished(record);
+    recordFinished(record, countForBreaker);
 }
 
-void GatewayService::recordFinished(const RequestRecord &record)
+void GatewayService::recordFinished(const RequestRecord &record, bool countForBreaker)
 {
     if (record.status >= 200 && record.status < 300)
         ++m_counters.succeeded;
@@ -360,8 +361,9 @@ void GatewayService::recordFinished(const RequestRecord &record)
         ++m_counters.failedOver;
     ++m_counters.byStatus[record.status];
     m_counters.promptTokens += record.promptTokens;
-    // The breaker counts the key's failures, the gateway's own 4xx included; a client that left is no failure.
-    if (!record.keyName.isEmpty() && record.status != 499)
+    // The breaker counts the key's failures, the gateway's own 4xx included; a client that left is no
+    // failure, nor is a refusal because the gateway's shared database or limits server is away.
+    if (!record.keyName.isEmpty() && record.status != 499 && countForBreaker)
         m_state->breaker.recordOutcome(record.keyName, record.status >= 400);
     m_counters.completionTokens += record.completionTokens;
     m_log->add(record);

@@ -132,8 +132,10 @@ private:
     // An admitted request's exchange is over: one fewer in flight, its record counted.
     void onExchangeFinished(const RequestRecord &record);
     void applyCapacities();
-    void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {});
-    void recordFinished(const RequestRecord &record);
+    // `countForBreaker` false: the outcome is left out of the key breaker (countsAgainstKey()).
+    void finishRecord(RequestRecord &&record, int status, Clock::TimePoint arrivedAt, const QString &error = {},
+                      bool countForBreaker = true);
+    void recordFinished(const RequestRecord &record, bool countForBreaker = true);
 
     const Clock &m_clock;
     WorkspacePtr m_workspace;

@@ -57,7 +57,7 @@ void PostgresStore::appendLedger(StoredLedgerEntry entry)
 bool PostgresStore::commitLedger(StoredLedgerEntry entry)
 {
     return onWorker([this, &entry] {
-        m_worker->enqueue(std::move(entry));
+        m_worker->enqueueLedger(std::move(entry));
         return m_worker->commitPending();
     });
 }

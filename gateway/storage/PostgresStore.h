@@ -17,9 +17,14 @@
 // of a written entry is not kept: entries are read back with the database's numbering.
 //
 // Server failures: a statement that fails because the connection broke drops the connection; the
-// next call connects again. Meanwhile reads return nothing, reserve() says Unavailable, writes
-// stay queued and ledger commits report false (the caller retries). Reservations this gateway
-// holds are renewed every third of the lease while it runs; those of a gateway that died expire.
+// next call connects again (after a failed attempt, not before half a second). Meanwhile reads
+// return nothing, reserve() says Unavailable, writes stay queued and ledger commits report false
+// (the caller retries; an entry offered again is queued once). Once the server answers, reserve()
+// books the queued ledger entries before it decides, so the charges made during the outage count;
+// a reserve() that finds its connection cut (the server restarted while the store was idle) asks
+// once more on a new connection instead of saying Unavailable.
+// Reservations this gateway holds are renewed every third of the lease while it runs (a renewal
+// that failed is tried again at the next flush tick); those of a gateway that died expire.
 #include "storage/PostgresUrl.h"
 #include "storage/Store.h"
 

@@ -2,100 +2,36 @@
 
 #include "storage/PostgresSchema.h"
 #include "storage/Schema.h"
-#include "storage/SqlValues.h"
 
 #include <QLoggingCategory>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QStringList>
 #include <QUuid>
 
-#include <atomic>
+#include <algorithm>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcPostgres, "switchyard.storage.postgres")
 
 namespace sy::storage {
 
-namespace {
-
-constexpr char kDriver[] = "QPSQL";
-// After a failed connection attempt, calls fail at once for this long instead of waiting for the
-// server again: a host that does not answer must not hold every request for connect_timeout.
-constexpr auto kReconnectPause = std::chrono::milliseconds(500);
-
-QString uniqueConnectionName()
-{
-    static std::atomic<quint64> counter{0};
-    return QStringLiteral("switchyard-postgres-%1").arg(counter.fetch_add(1) + 1);
-}
-
-// The server's own words when it gave any (libpq's message), else Qt's.
-QString reasonOf(const QSqlError &error)
-{
-    const QString server = error.databaseText().simplified();
-    return server.isEmpty() ? error.text().simplified() : server;
-}
-
-QVariant nullText()
-{
-    return QVariant(QMetaType::fromType<QString>());
-}
-
-// A PostgreSQL array literal of reservation keys (no quoting needed: they are uuid:number).
-QString textArray(const QStringList &items)
-{
-    return QLatin1Char('{') + items.join(QLatin1Char(',')) + QLatin1Char('}');
-}
-
-} // namespace
-
 PostgresWorker::PostgresWorker(PostgresAddress address, const PostgresStoreOptions &options)
     : m_address(std::move(address))
     , m_options(options)
-    , m_connectionName(uniqueConnectionName())
-    , m_instanceId(QUuid::createUuid().toString(QUuid::WithoutBraces))
+    , m_self{QUuid::createUuid().toString(QUuid::WithoutBraces)}
+    , m_connection(m_address, options.statementTimeout)
 {
 }
 
 PostgresWorker::~PostgresWorker() = default;
 
-QString PostgresWorker::reservationKey(quint64 id) const
-{
-    return m_instanceId + QLatin1Char(':') + QString::number(id);
-}
-
-std::optional<QString> PostgresWorker::connect()
-{
-    m_db = QSqlDatabase::addDatabase(QLatin1String(kDriver), m_connectionName);
-    if (!m_db.isValid())
-        return QStringLiteral("the PostgreSQL driver of Qt SQL (QPSQL, Debian package libqt6sql6-psql) is not installed");
-    m_db.setHostName(m_address.host);
-    m_db.setPort(m_address.port);
-    m_db.setUserName(m_address.user);
-    m_db.setPassword(m_address.password);
-    m_db.setDatabaseName(m_address.database);
-    m_db.setConnectOptions(m_address.connectOptions);
-    if (!m_db.open())
-        return reasonOf(m_db.lastError());
-    QSqlQuery query(m_db);
-    if (!query.exec(QStringLiteral("SET statement_timeout = %1").arg(m_options.statementTimeout.count()))
-        || !query.exec(QStringLiteral("SET client_min_messages = warning")))
-        return reasonOf(query.lastError());
-    return std::nullopt;
-}
-
 QString PostgresWorker::open()
 {
-    if (std::optional<QString> error = connect()) {
-        closeConnection();
+    if (std::optional<QString> error = m_connection.open())
         return QStringLiteral("cannot connect to PostgreSQL at %1: %2").arg(m_address.redacted(), *error);
-    }
-    if (std::optional<QString> error = migratePostgres(m_db, postgresMigrations())) {
-        closeConnection();
+    if (std::optional<QString> error = migratePostgres(m_connection.db(), postgresMigrations())) {
+        m_connection.close();
         return QStringLiteral("cannot use the PostgreSQL database %1: %2").arg(m_address.redacted(), *error);
     }
-    m_connected = true;
+    m_connection.markUp();
     m_timer = new QTimer(this);
     m_timer->setInterval(m_options.flushInterval);
     QObject::connect(m_timer, &QTimer::timeout, this, &PostgresWorker::onTimer);
@@ -105,45 +41,16 @@ QString PostgresWorker::open()
 
 bool PostgresWorker::ensureConnected()
 {
-    if (m_connected)
-        return true;
-    const auto now = std::chrono::steady_clock::now();
-    if (m_lastConnectFailure && now - *m_lastConnectFailure < kReconnectPause)
-        return false;
-    closeConnection();
-    if (std::optional<QString> error = connect()) {
-        m_lastConnectFailure = now;
-        recordError(QStringLiteral("cannot connect to PostgreSQL at %1: %2").arg(m_address.redacted(), *error));
-        closeConnection();
-        return false;
-    }
-    m_lastConnectFailure.reset();
-    m_connected = true;
-    qCInfo(lcPostgres).noquote() << "connected again to" << m_address.redacted();
-    return true;
+    const std::optional<QString> error = m_connection.ensure();
+    if (error && !error->isEmpty())
+        recordError(*error);
+    return !error;
 }
 
-void PostgresWorker::checkConnection()
+void PostgresWorker::failed(const QString &error)
 {
-    if (!m_connected)
-        return;
-    QSqlQuery probe(m_db);
-    if (probe.exec(QStringLiteral("SELECT 1")))
-        return;
-    qCWarning(lcPostgres).noquote() << "lost the connection to" << m_address.redacted() << ":"
-                                    << reasonOf(probe.lastError());
-    probe = QSqlQuery();
-    m_connected = false;
-    closeConnection();
-}
-
-void PostgresWorker::closeConnection()
-{
-    if (m_db.isValid())
-        m_db.close();
-    m_db = QSqlDatabase();
-    if (QSqlDatabase::contains(m_connectionName))
-        QSqlDatabase::removeDatabase(m_connectionName);
+    recordError(error);
+    m_connection.check(error);
 }
 
 void PostgresWorker::close()
@@ -162,8 +69,7 @@ void PostgresWorker::close()
     for (quint64 id : std::as_const(m_held))
         enqueueRelease(id);
     releasePending();
-    m_connected = false;
-    closeConnection();
+    m_connection.close();
 }
 
 void PostgresWorker::enqueue(WriteOp op)
@@ -179,6 +85,26 @@ void PostgresWorker::enqueue(WriteOp op)
     }
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+}
+
+void PostgresWorker::enqueueLedger(StoredLedgerEntry entry)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        for (const WriteOp &op : m_pending) {
+            const auto *queued = std::get_if<StoredLedgerEntry>(&op);
+            if (queued && queued->sequence == entry.sequence)
+                return;
+        }
+    }
+    enqueue(std::move(entry));
+}
+
+bool PostgresWorker::ledgerPending() const
+{
+    std::lock_guard lock(m_mutex);
+    return std::any_of(m_pending.begin(), m_pending.end(),
+                       [](const WriteOp &op) { return std::holds_alternative<StoredLedgerEntry>(op); });
 }
 
 void PostgresWorker::enqueueRelease(quint64 id)
@@ -203,121 +129,6 @@ StoreStats PostgresWorker::stats() const
     return stats;
 }
 
-std::optional<QString> PostgresWorker::writeBatch(const std::vector<WriteOp> &batch, BatchOutcome &outcome)
-{
-    if (!m_db.transaction())
-        return reasonOf(m_db.lastError());
-    QSqlQuery book(m_db);
-    QSqlQuery insertRequest(m_db);
-    QSqlQuery saveConfig(m_db);
-    QSqlQuery setMeta(m_db);
-    bool booksPrepared = false, requestsPrepared = false, configPrepared = false, metaPrepared = false;
-    std::optional<QString> error;
-    auto run = [&error](QSqlQuery &query) {
-        if (!query.exec())
-            error = reasonOf(query.lastError());
-        return !error;
-    };
-    std::vector<quint64> ended;
-    for (const WriteOp &op : batch) {
-        if (const auto *entry = std::get_if<StoredLedgerEntry>(&op)) {
-            if (entry->kind != QLatin1String(kLedgerCharge) && entry->kind != QLatin1String(kLedgerTopUp)) {
-                qCWarning(lcPostgres) << "rejected ledger entry" << entry->sequence << "of unknown kind" << entry->kind;
-                ++outcome.rejected;
-                continue;
-            }
-            if (!booksPrepared && !(booksPrepared = book.prepare(QStringLiteral(
-                                        "SELECT sy_book(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))) {
-                error = reasonOf(book.lastError());
-                break;
-            }
-            book.addBindValue(m_instanceId + QLatin1Char(':') + QString::number(entry->sequence));
-            book.addBindValue(toStoredTime(entry->at));
-            book.addBindValue(entry->kind);
-            book.addBindValue(nullIfEmpty(entry->requestId));
-            book.addBindValue(entry->keyName);
-            book.addBindValue(entry->modelId);
-            book.addBindValue(entry->channelId);
-            book.addBindValue(entry->promptTokens);
-            book.addBindValue(entry->completionTokens);
-            book.addBindValue(entry->amountNanos);
-            book.addBindValue(entry->note);
-            book.addBindValue(entry->reservation ? QVariant(reservationKey(entry->reservation)) : nullText());
-            if (!run(book) || !book.next()) {
-                error = error.value_or(reasonOf(book.lastError()));
-                break;
-            }
-            if (book.value(0).toLongLong() == 0) {
-                if (outcome.ignoredSamples.size() < 5)
-                    outcome.ignoredSamples << QStringLiteral("entry %1, request %2").arg(entry->sequence).arg(entry->requestId);
-                ++outcome.ignoredLedgerEntries;
-            }
-            book.finish();
-            if (entry->reservation)
-                ended.push_back(entry->reservation);
-        } else if (const auto *request = std::get_if<StoredRequest>(&op)) {
-            if (!requestsPrepared
-                && !(requestsPrepared = insertRequest.prepare(QStringLiteral(
-                         "INSERT INTO request_log(id, at, key_name, model, status, failed_over, record, content)"
-                         " VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at,"
-                         " key_name = EXCLUDED.key_name, model = EXCLUDED.model, status = EXCLUDED.status,"
-                         " failed_over = EXCLUDED.failed_over, record = EXCLUDED.record, content = EXCLUDED.content")))) {
-                error = reasonOf(insertRequest.lastError());
-                break;
-            }
-            insertRequest.addBindValue(QString::fromUtf8(request->id));
-            insertRequest.addBindValue(toStoredTime(request->at));
-            insertRequest.addBindValue(request->keyName);
-            insertRequest.addBindValue(request->model);
-            insertRequest.addBindValue(request->status);
-            insertRequest.addBindValue(int(request->failedOver));
-            insertRequest.addBindValue(QString::fromUtf8(request->json));
-            insertRequest.addBindValue(request->content.isEmpty() ? nullText() : QVariant(QString::fromUtf8(request->content)));
-            if (!run(insertRequest))
-                break;
-        } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {
-            if (!configPrepared
-                && !(configPrepared = saveConfig.prepare(QStringLiteral(
-                         "INSERT INTO config(id, document, updated_at, version, writer) VALUES(1, ?, ?, 1, ?)"
-                         " ON CONFLICT (id) DO UPDATE SET document = EXCLUDED.document,"
-                         " updated_at = EXCLUDED.updated_at, version = config.version + 1, writer = EXCLUDED.writer")))) {
-                error = reasonOf(saveConfig.lastError());
-                break;
-            }
-            saveConfig.addBindValue(config->json.isEmpty() ? QStringLiteral("") : QString::fromUtf8(config->json));
-            saveConfig.addBindValue(toStoredTime(config->at));
-            saveConfig.addBindValue(m_instanceId);
-            if (!run(saveConfig))
-                break;
-        } else if (const auto *meta = std::get_if<MetaWrite>(&op)) {
-            if (meta->key == QLatin1String(kMetaSchemaVersion) || meta->key.isEmpty()) {
-                qCWarning(lcPostgres) << "rejected meta write of reserved key" << meta->key;
-                ++outcome.rejected;
-                continue;
-            }
-            if (!metaPrepared
-                && !(metaPrepared = setMeta.prepare(QStringLiteral(
-                         "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value")))) {
-                error = reasonOf(setMeta.lastError());
-                break;
-            }
-            setMeta.addBindValue(meta->key);
-            setMeta.addBindValue(meta->value);
-            if (!run(setMeta))
-                break;
-        }
-    }
-    if (!error && !m_db.commit())
-        error = reasonOf(m_db.lastError());
-    if (error) {
-        m_db.rollback();
-        return error;
-    }
-    for (quint64 id : ended)
-        m_held.remove(id);
-    return std::nullopt;
-}
-
 bool PostgresWorker::commitPending()
 {
     std::vector<WriteOp> batch;
@@ -330,11 +141,14 @@ bool PostgresWorker::commitPending()
     if (batch.empty())
         return true;
     BatchOutcome outcome;
+    std::vector<quint64> ended;
     std::optional<QString> error;
     if (!ensureConnected())
         error = QStringLiteral("not connected to %1").arg(m_address.redacted());
-    else if ((error = writeBatch(batch, outcome)))
-        checkConnection();
+    else if ((error = writePostgresBatch(m_connection.db(), m_self, batch, outcome, ended)))
+        m_connection.check(*error);
+    for (quint64 id : ended)
+        m_held.remove(id);
     std::lock_guard lock(m_mutex);
     m_inFlight = 0;
     if (error) {
@@ -356,34 +170,31 @@ bool PostgresWorker::commitPending()
     return true;
 }
 
-SharedAdmission PostgresWorker::reserve(const StoredReservation &r)
+SharedAdmission PostgresWorker::reserve(const StoredReservation &reservation)
 {
-    if (!ensureConnected())
-        return SharedAdmission::Unavailable;
-    QSqlQuery query(m_db);
-    query.prepare(QStringLiteral("SELECT sy_reserve(?, ?, ?, ?, ?, ?, ?, ?)"));
-    query.addBindValue(reservationKey(r.id));
-    query.addBindValue(m_instanceId);
-    query.addBindValue(r.keyName);
-    query.addBindValue(qint64(r.estimateNanos));
-    query.addBindValue(r.openingBalanceNanos.has_value());
-    query.addBindValue(qint64(r.openingBalanceNanos.value_or(0)));
-    query.addBindValue(r.spendLimitNanos ? QVariant(qint64(*r.spendLimitNanos)) : QVariant(QMetaType::fromType<qint64>()));
-    query.addBindValue(int(m_address.reservationLease.count()));
-    if (!query.exec() || !query.next()) {
-        recordError(reasonOf(query.lastError()));
-        query = QSqlQuery();
-        checkConnection();
-        return SharedAdmission::Unavailable;
+    // When this fails because the server is away, so does the admission below.
+    if (ledgerPending())
+        commitPending();
+    // A connection the server dropped while it was idle (a restart since the last statement) is
+    // found out only by a statement: the admission is then asked once more, on a new connection.
+    // Asking again is safe: sy_reserve keeps a reservation of the same id that an answer lost on
+    // the way had made.
+    for (int attempt = 1;; ++attempt) {
+        const bool wasUp = m_connection.isUp();
+        if (!ensureConnected())
+            return SharedAdmission::Unavailable;
+        const auto verdict = reserveShared(m_connection.db(), m_self, reservation, m_address.reservationLease);
+        if (const QString *error = std::get_if<QString>(&verdict)) {
+            failed(*error);
+            if (attempt == 1 && wasUp && !m_connection.isUp())
+                continue;
+            return SharedAdmission::Unavailable;
+        }
+        const SharedAdmission admission = std::get<SharedAdmission>(verdict);
+        if (admission == SharedAdmission::Admitted)
+            m_held.insert(reservation.id);
+        return admission;
     }
-    const QString verdict = query.value(0).toString();
-    if (verdict == QLatin1String("admitted")) {
-        m_held.insert(r.id);
-        return SharedAdmission::Admitted;
-    }
-    if (verdict == QLatin1String("spend_limit_reached"))
-        return SharedAdmission::SpendLimitReached;
-    return SharedAdmission::InsufficientBalance;
 }
 
 bool PostgresWorker::releasePending()
@@ -395,21 +206,13 @@ bool PostgresWorker::releasePending()
     }
     if (ids.empty())
         return true;
-    QStringList keys;
-    for (quint64 id : ids) {
+    for (quint64 id : ids)
         m_held.remove(id);  // no longer renewed, released or not
-        keys << reservationKey(id);
-    }
     bool ok = ensureConnected();
     if (ok) {
-        QSqlQuery query(m_db);
-        query.prepare(QStringLiteral("DELETE FROM reservations WHERE id = ANY(?::text[])"));
-        query.addBindValue(textArray(keys));
-        ok = query.exec();
-        if (!ok) {
-            recordError(reasonOf(query.lastError()));
-            query = QSqlQuery();
-            checkConnection();
+        if (std::optional<QString> error = deleteReservations(m_connection.db(), m_self, ids)) {
+            failed(*error);
+            ok = false;
         }
     }
     if (!ok) {
@@ -426,27 +229,11 @@ void PostgresWorker::renewLeases()
         return;
     if (!ensureConnected())
         return;
-    m_lastRenewal = now;
-    QSqlQuery query(m_db);
-    bool ok = true;
-    if (!m_held.isEmpty()) {
-        QStringList keys;
-        for (quint64 id : std::as_const(m_held))
-            keys << reservationKey(id);
-        query.prepare(QStringLiteral("UPDATE reservations SET expires_at = clock_timestamp() + ? * INTERVAL '1 millisecond'"
-                                     " WHERE id = ANY(?::text[])"));
-        query.addBindValue(int(m_address.reservationLease.count()));
-        query.addBindValue(textArray(keys));
-        ok = query.exec();
-    }
-    // Expired reservations (of gateways that died) no longer count; any gateway clears them.
-    if (ok)
-        ok = query.exec(QStringLiteral("DELETE FROM reservations WHERE expires_at < clock_timestamp() - INTERVAL '1 minute'"));
-    if (!ok) {
-        recordError(reasonOf(query.lastError()));
-        query = QSqlQuery();
-        checkConnection();
-    }
+    // Only a renewal that happened counts: one that failed is tried again at the next tick.
+    if (std::optional<QString> error = renewReservations(m_connection.db(), m_self, m_held.values(), m_address.reservationLease))
+        failed(*error);
+    else
+        m_lastRenewal = now;
 }
 
 std::optional<StoredConfigVersion> PostgresWorker::configVersion()
@@ -454,16 +241,12 @@ std::optional<StoredConfigVersion> PostgresWorker::configVersion()
     commitPending();  // this gateway's own edit first: the version read is then the latest word
     if (!ensureConnected())
         return std::nullopt;
-    QSqlQuery query(m_db);
-    if (!query.exec(QStringLiteral("SELECT version, writer FROM config WHERE id = 1"))) {
-        recordError(reasonOf(query.lastError()));
-        query = QSqlQuery();
-        checkConnection();
+    auto version = readConfigVersion(m_connection.db(), m_self);
+    if (const QString *error = std::get_if<QString>(&version)) {
+        failed(*error);
         return std::nullopt;
     }
-    if (!query.next())
-        return StoredConfigVersion{};
-    return StoredConfigVersion{query.value(0).toLongLong(), query.value(1).toString() == m_instanceId};
+    return std::get<StoredConfigVersion>(version);
 }
 
 int PostgresWorker::applyRetentionNow()
@@ -475,41 +258,14 @@ int PostgresWorker::applyRetentionNow()
     }
     if ((policy.maxAgeDays <= 0 && policy.maxCount <= 0) || !ensureConnected())
         return 0;
-    int deleted = 0;
-    std::optional<QString> error;
-    if (!m_db.transaction())
-        error = reasonOf(m_db.lastError());
-    {
-        QSqlQuery query(m_db);
-        if (!error && policy.maxAgeDays > 0) {
-            query.prepare(QStringLiteral("DELETE FROM request_log WHERE at < ?"));
-            query.addBindValue(toStoredTime(QDateTime::currentDateTimeUtc().addDays(-policy.maxAgeDays)));
-            if (query.exec())
-                deleted += query.numRowsAffected();
-            else
-                error = reasonOf(query.lastError());
-        }
-        if (!error && policy.maxCount > 0) {
-            query.prepare(QStringLiteral("DELETE FROM request_log WHERE id IN (SELECT id FROM request_log"
-                                         " ORDER BY at DESC, id DESC OFFSET ?)"));
-            query.addBindValue(policy.maxCount);
-            if (query.exec())
-                deleted += query.numRowsAffected();
-            else
-                error = reasonOf(query.lastError());
-        }
-    }
-    if (!error && !m_db.commit())
-        error = reasonOf(m_db.lastError());
-    if (error) {
-        m_db.rollback();
-        recordError(*error);
-        checkConnection();
+    const auto deleted = trimSharedRequestLog(m_connection.db(), policy, QDateTime::currentDateTimeUtc());
+    if (const QString *error = std::get_if<QString>(&deleted)) {
+        failed(*error);
         return 0;
     }
     std::lock_guard lock(m_mutex);
-    m_stats.retentionDeleted += quint64(deleted);
-    return deleted;
+    m_stats.retentionDeleted += quint64(std::get<int>(deleted));
+    return std::get<int>(deleted);
 }
 
 void PostgresWorker::onTimer()

@@ -1,19 +1,19 @@
 #pragma once
-// PostgresWorker: PostgresStore's half on its storage thread — the one connection to the server,
-// the queue of writes and its flush timer, retention, the reservations this gateway holds and
-// their lease, and reconnection: a connection that failed is dropped and opened again on the
-// next use, so a restarted server is picked up without restarting the gateway. Internal to
+// PostgresWorker: PostgresStore's half on its storage thread — the queue of writes and its flush
+// timer, retention, the reservations this gateway holds and their lease. The connection and its
+// reconnection are PostgresConnection's, the statements PostgresStatements'. Internal to
 // PostgresStore.
 //
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the mutex; all others run on the storage thread only.
+#include "storage/PostgresConnection.h"
+#include "storage/PostgresStatements.h"
 #include "storage/PostgresStore.h"
 #include "storage/SqliteReads.h"
 #include "storage/SqliteWrites.h"
 
 #include <QObject>
 #include <QSet>
-#include <QSqlDatabase>
 #include <QTimer>
 
 #include <chrono>
@@ -34,13 +34,18 @@ public:
 
     // Any thread.
     void enqueue(WriteOp op);
+    // Queues `entry` unless the same entry (its sequence) is queued already: a commit that failed
+    // leaves its entry queued, and the ledger offers it again at every retry.
+    void enqueueLedger(StoredLedgerEntry entry);
     void enqueueRelease(quint64 id);
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
-    const QString &instanceId() const { return m_instanceId; }
+    const QString &instanceId() const { return m_self.instanceId; }
 
     bool commitPending();
     int applyRetentionNow();
+    // Books the ledger entries still queued first (charges made while the server was away), so
+    // that the admission counts them. A connection found cut is replaced and asked once more.
     SharedAdmission reserve(const StoredReservation &reservation);
     std::optional<StoredConfigVersion> configVersion();
 
@@ -52,10 +57,9 @@ public:
         commitPending();
         if (!ensureConnected())
             return T{};
-        ReadResult<T> result = read(static_cast<const QSqlDatabase &>(m_db));
+        ReadResult<T> result = read(static_cast<const QSqlDatabase &>(m_connection.db()));
         if (const QString *error = std::get_if<QString>(&result)) {
-            recordError(*error);
-            checkConnection();
+            failed(*error);
             return T{};
         }
         return std::move(std::get<T>(result));
@@ -64,21 +68,17 @@ public:
 private:
     // Opens the connection when there is none; false (error recorded) when the server refuses.
     bool ensureConnected();
-    std::optional<QString> connect();
-    // After a failed statement: drops the connection when it no longer answers.
-    void checkConnection();
-    void closeConnection();
-    std::optional<QString> writeBatch(const std::vector<WriteOp> &batch, BatchOutcome &outcome);
+    // A statement failed with `error`: recorded, and the connection dropped if it is gone.
+    void failed(const QString &error);
     bool releasePending();
+    bool ledgerPending() const;
     void renewLeases();
     void onTimer();
     void recordError(const QString &error);
-    QString reservationKey(quint64 id) const;
 
     const PostgresAddress m_address;
     const PostgresStoreOptions m_options;
-    const QString m_connectionName;
-    const QString m_instanceId;  // random per open store: names its reservations and entries
+    const PostgresIdentity m_self;  // a random instance id per open store: names its reservations and entries
 
     mutable std::mutex m_mutex;  // guards the members up to m_retentionChanged
     std::vector<WriteOp> m_pending;
@@ -90,13 +90,11 @@ private:
     bool m_retentionChanged = false;
 
     // Storage thread only.
-    QSqlDatabase m_db;
-    bool m_connected = false;
+    PostgresConnection m_connection;
     QSet<quint64> m_held;  // reserved here and not yet ended: their lease is renewed
     QTimer *m_timer = nullptr;
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
     std::optional<std::chrono::steady_clock::time_point> m_lastRenewal;
-    std::optional<std::chrono::steady_clock::time_point> m_lastConnectFailure;
 };
 
 } // namespace sy::storage

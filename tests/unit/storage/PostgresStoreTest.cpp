@@ -1,7 +1,9 @@
 // PostgresStore against a real PostgreSQL 15 (tests/support/PostgresServer): what goes in comes
 // back, two stores on one database share one ledger and one admission, a charge is booked once
 // per request id across them, a newer schema and a wrong address are refused with the server's
-// reason, and a restarted server is picked up without reopening the store.
+// reason, and a restarted server is picked up without reopening the store (a charge offered again
+// during the outage queued once, and booked before the next admission; the connection a restart
+// cut while idle replaced at the first admission).
 #include "StorageTestSupport.h"
 #include "storage/PostgresStore.h"
 #include "support/PostgresServer.h"
@@ -38,14 +40,14 @@ protected:
         ASSERT_TRUE(s_server->createDatabase(m_database)) << s_server->error().toStdString();
     }
 
-    std::unique_ptr<PostgresStore> open(const QString &query = {})
+    std::unique_ptr<PostgresStore> open(const QString &query = {}, const PostgresStoreOptions &options = {})
     {
         auto address = parsePostgresUrl(s_server->url(m_database) + query);
         if (auto *error = std::get_if<QString>(&address)) {
             ADD_FAILURE() << error->toStdString();
             return nullptr;
         }
-        auto opened = PostgresStore::open(std::get<PostgresAddress>(address));
+        auto opened = PostgresStore::open(std::get<PostgresAddress>(address), options);
         if (auto *refusal = std::get_if<QString>(&opened)) {
             ADD_FAILURE() << "open refused: " << refusal->toStdString();
             return nullptr;
@@ -179,6 +181,60 @@ TEST_F(PostgresStoreTest, ARestartedServerIsPickedUpWithoutReopening)
     ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
     EXPECT_EQ(store->reserve(reservation(2, 1, 100)), SharedAdmission::Admitted);
     EXPECT_EQ(store->ledgerEntries(0).size(), 2u);
+}
+
+TEST_F(PostgresStoreTest, AChargeOfferedAgainWhileTheServerIsAwayIsQueuedOnce)
+{
+    auto store = open();
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    // The ledger offers an entry that was not committed again at every retry.
+    for (int attempt = 0; attempt < 3; ++attempt)
+        EXPECT_FALSE(store->commitLedger(charge(1, QStringLiteral("req_retried"), 5)));
+    EXPECT_EQ(store->stats().pendingWrites, 1u);
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
+    EXPECT_EQ(store->ledgerEntries(0).size(), 1u);
+    EXPECT_EQ(store->stats().ignoredLedgerEntries, 0u);
+}
+
+TEST_F(PostgresStoreTest, TheFirstAdmissionAfterAnOutageCountsTheChargesMadeDuringIt)
+{
+    // No flush by the timer during the test: only the admission itself can book the charge first.
+    PostgresStoreOptions slow;
+    slow.flushInterval = std::chrono::minutes(10);
+    auto store = open({}, slow);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 10)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    EXPECT_FALSE(store->commitLedger(charge(2, QStringLiteral("req_during_outage"), 10)));  // spends it all
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    // Opening balance 0: the top-up less the charge leaves nothing.
+    SharedAdmission verdict = SharedAdmission::Unavailable;
+    ASSERT_TRUE(sy::test::waitUntil([&] {
+        if (verdict == SharedAdmission::Unavailable)
+            verdict = store->reserve(reservation(1, 1, 0));
+        return verdict != SharedAdmission::Unavailable;
+    }));
+    EXPECT_EQ(verdict, SharedAdmission::InsufficientBalance);
+    EXPECT_EQ(store->stats().pendingWrites, 0u);
+}
+
+TEST_F(PostgresStoreTest, TheFirstAdmissionAfterARestartWhileIdleIsAnsweredOnANewConnection)
+{
+    // No statement of the store's own between the restart and the admission: no flush, no
+    // renewal (a lease of an hour is renewed every 20 minutes).
+    PostgresStoreOptions slow;
+    slow.flushInterval = std::chrono::minutes(10);
+    auto store = open(QStringLiteral("?reservation_lease_s=3600"), slow);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 100)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    EXPECT_EQ(store->reserve(reservation(1, 1, 0)), SharedAdmission::Admitted);
 }
 
 } // namespace
