@@ -196,4 +196,17 @@ bool isNonEmptyArray(QByteArrayView value)
     return false;
 }
 
+std::optional<qint64> plainCount(QByteArrayView value)
+{
+    if (value.isEmpty() || value.size() > 15 || (value.size() > 1 && value[0] == '0'))
+        return std::nullopt;
+    qint64 n = 0;
+    for (const char c : value) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
 } // namespace sy::api

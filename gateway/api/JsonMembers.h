@@ -52,4 +52,8 @@ bool isNonEmptyArray(QByteArrayView value);
 // The member `key` of `members`, or nullptr (the last one when repeated).
 const JsonMember *findMember(const std::vector<JsonMember> &members, QByteArrayView key);
 
+// A member's value as a token count the way upstreams write one: "0" or digits without a
+// leading zero, exact in a double; nullopt for anything else (a full parse reads it then).
+std::optional<qint64> plainCount(QByteArrayView value);
+
 } // namespace sy::api

@@ -50,20 +50,6 @@ QByteArray typeOf(QByteArrayView data)
     return value.size() >= 2 && value.front() == '"' ? value.sliced(1, value.size() - 2).toByteArray() : QByteArray();
 }
 
-// A count as upstreams write it: "0" or digits without a leading zero, exact in a double.
-std::optional<qint64> plainCount(QByteArrayView value)
-{
-    if (value.isEmpty() || value.size() > 15 || (value.size() > 1 && value[0] == '0'))
-        return std::nullopt;
-    qint64 n = 0;
-    for (const char c : value) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        n = n * 10 + (c - '0');
-    }
-    return n;
-}
-
 // mergeUsage() of the usage object `text` read in place, when its members are all counts or
 // null (what a plain answer's usage usually is); false, with `into` untouched, for anything else,
 // which a full parse reads. The last of repeated keys wins, as in a QJsonObject.

@@ -21,20 +21,6 @@ Usage usageOf(const QJsonObject &usage)
             qint64(usage.value(u"prompt_tokens_details").toObject().value(u"cached_tokens").toDouble()), true};
 }
 
-// A count as upstreams write it: "0" or digits without a leading zero, exact in a double.
-std::optional<qint64> plainCount(QByteArrayView value)
-{
-    if (value.isEmpty() || value.size() > 15 || (value.size() > 1 && value[0] == '0'))
-        return std::nullopt;
-    qint64 n = 0;
-    for (const char c : value) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        n = n * 10 + (c - '0');
-    }
-    return n;
-}
-
 // Calls visit(key, count) for the members of an object whose every value is a plain count, read
 // in place; false for anything else (escaped keys, other values), which a full parse reads.
 template<typename Visit>
