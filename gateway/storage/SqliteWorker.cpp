@@ -265,6 +265,9 @@ bool SqliteWorker::commitPending()
             qCWarning(lcStorage) << "checkpoint of" << m_path << "failed:" << checkpoint.lastError().text();
     }
     m_wroteSinceRetention = true;
+    m_logRowsSinceRetention += std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
+        return std::holds_alternative<StoredRequest>(op);
+    }));
     ++m_stats.transactions;
     m_stats.committedWrites += batch.size() - outcome.rejected;
     m_stats.ignoredLedgerEntries += outcome.ignoredLedgerEntries;
@@ -287,10 +290,21 @@ void SqliteWorker::maybeApplyRetention()
         std::lock_guard lock(m_mutex);
         changed = std::exchange(m_retentionChanged, false);
     }
-    if (!changed && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
+    int maxCount = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        maxCount = m_retention.maxCount;
+    }
+    // Past the count cap by a tenth of it (at least 1,000 rows), the pass runs now rather than at
+    // the interval: under sustained load the log would otherwise grow by a minute of requests
+    // past the cap, and one pass would then delete them all at once (secure_delete overwrites
+    // every freed page) while every insert paid for the bigger table and indexes.
+    const bool overCap = maxCount > 0 && m_logRowsSinceRetention >= std::size_t(std::max(1000, maxCount / 10));
+    if (!changed && !overCap && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
         return;
     m_lastRetention = now;
     m_wroteSinceRetention = false;
+    m_logRowsSinceRetention = 0;
     applyRetentionNow();
 }
 

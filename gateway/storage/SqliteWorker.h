@@ -89,6 +89,7 @@ private:
     QTimer *m_timer = nullptr;  // child of this worker
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
     bool m_wroteSinceRetention = false;
+    std::size_t m_logRowsSinceRetention = 0;  // request-log rows committed since the last pass
 };
 
 } // namespace sy::storage

@@ -149,5 +149,29 @@ TEST(SqliteStorePeriodicRetentionTest, StorageThreadAppliesRetentionAfterFlushes
         << raw.scalar(kept).toStdString();
 }
 
+// Under sustained load the count bound is kept between the periodic passes: once a tenth of the
+// cap (at least 1,000 rows) has been written since the last pass, the next commit's tick trims,
+// though the interval (an hour here) is far from over.
+TEST(SqliteStoreRetentionLoadTest, CountBoundHoldsBetweenPeriodicPassesUnderLoad)
+{
+    using sy::test::waitUntil;
+    QTemporaryDir dir;
+    auto store = openStore(dir.filePath(QStringLiteral("switchyard.db")), SqliteStoreOptions{20ms, 500, 1h});
+    ASSERT_TRUE(store);
+    store->setRetention(0, 100);
+    store->appendRequest(request("first", baseTime()));
+    ASSERT_TRUE(waitUntil([&] { return store->stats().pendingWrites == 0 && store->stats().transactions > 0; }, 10s));
+    // The first tick ran the first pass; from here the interval alone would wait an hour.
+    for (int i = 0; i < 3000; ++i)
+        store->appendRequest(request("r" + QByteArray::number(i), baseTime().addSecs(i + 1)));
+    // Passes ran along the way: at most the cap plus one threshold's rows are left, the newest kept.
+    EXPECT_TRUE(waitUntil([&] { return store->stats().pendingWrites == 0 && store->stats().retentionDeleted >= 1900; }, 20s))
+        << store->stats().retentionDeleted << " rows deleted";
+    const QList<QByteArray> kept = loggedIds(*store);
+    EXPECT_LE(kept.size(), 1100);
+    ASSERT_FALSE(kept.isEmpty());
+    EXPECT_EQ(kept.front(), QByteArray("r2999"));
+}
+
 } // namespace
 } // namespace sy::storage::test
