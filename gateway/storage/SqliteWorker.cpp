@@ -286,13 +286,10 @@ void SqliteWorker::maybeApplyRetention()
 {
     const auto now = std::chrono::steady_clock::now();
     bool changed = false;
-    {
-        std::lock_guard lock(m_mutex);
-        changed = std::exchange(m_retentionChanged, false);
-    }
     int maxCount = 0;
     {
         std::lock_guard lock(m_mutex);
+        changed = std::exchange(m_retentionChanged, false);
         maxCount = m_retention.maxCount;
     }
     // Past the count cap by a tenth of it (at least 1,000 rows), the pass runs now rather than at
