@@ -110,11 +110,15 @@ void AdminApi::handleUsage(Call &call)
             input->requests.push_back(fromRecord(record));
     addCharges(*input, *seenCharges, m_gateway.state().ledger.entriesAfter(0));
 
-    auto answer = [by, lastDay, days, csv = format == u"csv"](Call &c, const UsageInput &in) {
+    // The JSON names the workspace currency the costs are in (CSV keeps its fixed columns).
+    auto answer = [by, lastDay, days, csv = format == u"csv", currency = m_gateway.workspace()->config().currency](
+                      Call &c, const UsageInput &in) {
         const std::vector<onboarding::UsageDay> table = onboarding::usageHistory(in.requests, in.charges, by, lastDay, days);
         if (csv)
             return c.replyRaw(200, "text/csv; charset=utf-8", onboarding::usageHistoryCsv(table));
-        c.reply(200, onboarding::usageHistoryJson(table, by));
+        QJsonObject json = onboarding::usageHistoryJson(table, by);
+        json.insert(QStringLiteral("currency"), currency);
+        c.reply(200, json);
     };
     storage::Store *store = m_gateway.store();
     if (!store)

@@ -14,6 +14,7 @@ Page {
     required property var api
     property bool active: false
     property int days: 30
+    // The workspace currency the history's costs are in (the reply's `currency`).
     property string currency: ""
     // The history model: load(reply), dates, names, values(name, metric), maxDayTotal(metric),
     // totals, and list roles date, name, requests, promptTokens, completionTokens, cost. A
@@ -49,6 +50,7 @@ Page {
         api.admin("GET", target(""), undefined, (status, reply) => {
             loading = false
             error = AdminReply.errorText(status, reply)
+            currency = AdminReply.ok(status) ? (reply.currency ?? "") : ""
             history.load(AdminReply.ok(status) ? reply : {})
         })
     }

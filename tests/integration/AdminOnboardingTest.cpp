@@ -282,6 +282,7 @@ TEST_F(AdminOnboardingTest, UsageHistoryCountsTodaysRequestsByKeyAndModel)
     ASSERT_EQ(byModel.status, 200) << byModel.body.constData();
     const QJsonArray days = byModel.object().value("days").toArray();
     ASSERT_EQ(days.size(), 7);
+    EXPECT_EQ(byModel.object().value("currency").toString(), QStringLiteral("USD"));
     const QJsonArray today = days.last().toObject().value("rows").toArray();
     ASSERT_EQ(today.size(), 2) << byModel.body.constData();
     EXPECT_EQ(today[0].toObject().value("name").toString(), QString::fromLatin1(kModelA));

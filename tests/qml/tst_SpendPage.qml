@@ -65,7 +65,7 @@ Item {
         files: files
     }
 
-    readonly property var byKey: { "by": "key", "days": [
+    readonly property var byKey: { "by": "key", "currency": "EUR", "days": [
         { date: "2026-11-30", rows: [{ name: "ide", requests: 4, prompt_tokens: 400, completion_tokens: 40, cost: 0.5 },
                                      { name: "agent", requests: 2, prompt_tokens: 200, completion_tokens: 20, cost: 0.25 }] },
         { date: "2026-12-01", rows: [{ name: "ide", requests: 1, prompt_tokens: 100, completion_tokens: 10, cost: 0.125 }] }] }
@@ -101,6 +101,7 @@ Item {
             compare(child("requestsByDay").barSetCount, 2)
             compare(child("costByDay").barSetCount, 2)
             verify(child("spendTotals").text.indexOf("7 requests") === 0, child("spendTotals").text)
+            verify(child("spendTotals").text.endsWith("0.8750 EUR"), child("spendTotals").text)
         }
 
         function test_byModelAsksForTheModelsHistory() {
