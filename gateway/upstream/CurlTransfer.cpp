@@ -148,6 +148,12 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
                                 customMethod ? method.constData() : nullptr) == CURLE_OK;
     if (!ok)
         return false;
+    // HTTPS: a request that starts while a connection to the same host is still in its handshake
+    // waits for it and multiplexes on it when ALPN picks HTTP/2, instead of opening its own TLS
+    // connection (a burst of an agent's parallel calls: one handshake, not one per call). ALPN
+    // settles that at the handshake. Plain HTTP has no ALPN: curl would hold the others until the
+    // first answer's headers, so they connect at once.
+    curl_easy_setopt(easy_, CURLOPT_PIPEWAIT, qstrnicmp(request.url.constData(), "https:", 6) == 0 ? 1L : 0L);
     // Every request sets all three so a pooled handle carries nothing over from its last use.
     if (head) {
         curl_easy_setopt(easy_, CURLOPT_NOBODY, 1L);

@@ -103,5 +103,28 @@ TEST_F(ChannelTlsTest, TheChannelsProxyCarriesTheConnection)
     EXPECT_EQ(https->requests().size(), 1);
 }
 
+// HTTPS requests wait for a connection's handshake in case it multiplexes (ChannelHttp2Test); an
+// HTTP/1.1-only server must not make them wait for the first answer too.
+TEST_F(ChannelTlsTest, ConcurrentRequestsToAnHttp1UpstreamAreAllSentBeforeTheFirstAnswer)
+{
+    https->setScript([](const ReceivedRequest &) {
+        const QByteArray body = R"({"id":"x","object":"chat.completion","created":1,"model":"chat-b-up",)"
+                                R"("choices":[{"index":0,"message":{"role":"assistant","content":"pong"},"finish_reason":"stop"}]})";
+        return QList<Step>{Step::write(LoopbackHttpServer::response(200, body, {{"content-type", "application/json"}}),
+                                       std::chrono::milliseconds(2500))};
+    });
+    startWith([&](config::Channel &c) { c.tls.caFile = certificates.caFile(); });
+    std::vector<std::unique_ptr<GatewayClient>> clients;
+    for (int i = 0; i < 3; ++i)
+        clients.push_back(send("POST", "/v1/chat/completions", chatBody(kModelB)));
+    EXPECT_TRUE(sy::test::waitUntil([&] { return https->requests().size() == 3; }, std::chrono::milliseconds(2400)))
+        << https->requests().size() << " of 3 requests reached the upstream before the first answer";
+    EXPECT_TRUE(std::none_of(clients.begin(), clients.end(), [](const auto &c) { return c->isComplete(); }));
+    for (const auto &client : clients) {
+        EXPECT_TRUE(client->waitForEnd(std::chrono::seconds(10)));
+        EXPECT_EQ(client->status(), 200) << client->body().constData();
+    }
+}
+
 } // namespace
 } // namespace sy::integration

@@ -1,0 +1,118 @@
+// HTTP/2 to a real provider's kind of front (docs/gateway.md, "Upstream connections"): a real
+// nginx with TLS and HTTP/2 (a test CA made with openssl) in front of a loopback upstream that
+// answers after a delay. Concurrent requests to the channel share one multiplexed connection
+// instead of each opening its own TLS connection, and the next batch reuses it.
+#include "GatewayFixture.h"
+#include "support/NginxServer.h"
+#include "support/TestCertificates.h"
+#include "unit/upstream/LoopbackHttpServer.h"
+
+#include <QSet>
+
+namespace sy::integration {
+namespace {
+
+using upstream::test::LoopbackHttpServer;
+using upstream::test::ReceivedRequest;
+using upstream::test::Step;
+
+class ChannelHttp2Test : public GatewayFixture {
+protected:
+    void SetUp() override
+    {
+        GatewayFixture::SetUp();
+        if (!test::NginxServer::available())
+            GTEST_SKIP() << test::NginxServer::missingMessage().toStdString();
+        ASSERT_TRUE(certificates.ok()) << certificates.error().toStdString();
+        // Slow enough that a batch's requests are all in flight together.
+        upstream.setScript([](const ReceivedRequest &) {
+            const QByteArray body = R"({"id":"x","object":"chat.completion","created":1,"model":"chat-b-up",)"
+                                    R"("choices":[{"index":0,"message":{"role":"assistant","content":"pong"},"finish_reason":"stop"}],)"
+                                    R"("usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}})";
+            return QList<Step>{Step::write(LoopbackHttpServer::response(200, body, {{"content-type", "application/json"}}),
+                                           std::chrono::milliseconds(300))};
+        });
+    }
+
+    // nginx in front of the upstream, allowing `maxStreams` concurrent streams per connection;
+    // gamma, acme/chat-b's only channel, on it.
+    void startBehindNginx(int maxStreams)
+    {
+        // One line per request: nginx's connection serial number and the protocol it came in.
+        const QByteArray http = "log_format requests '$connection $server_protocol $status';\n"
+                                "server {\n"
+                                "  listen 127.0.0.1:@PORT@ ssl http2;\n"
+                                "  http2_max_concurrent_streams " + QByteArray::number(maxStreams) + ";\n"
+                                "  ssl_certificate " + certificates.serverCertFile().toUtf8() + ";\n"
+                                "  ssl_certificate_key " + certificates.serverKeyFile().toUtf8() + ";\n"
+                                "  access_log @DIR@/access.log requests;\n"
+                                "  location / {\n"
+                                "    proxy_pass " + upstream.url("") + ";\n"
+                                "    proxy_http_version 1.1;\n"
+                                "    proxy_buffering off;\n"
+                                "  }\n"
+                                "}\n";
+        ASSERT_TRUE(nginx.start(http)) << nginx.output().constData();
+
+        config::Config config = baseConfig();
+        config::Channel &gamma = channel(config, "gamma");
+        gamma.baseUrl = QStringLiteral("https://127.0.0.1:%1/v1").arg(nginx.port());
+        gamma.tls.caFile = certificates.caFile();
+        startGateway(config);
+    }
+
+    // The access log's lines so far, each "connection protocol status".
+    QList<QByteArray> logLines() const
+    {
+        QList<QByteArray> lines = nginx.readFile(QStringLiteral("access.log")).split('\n');
+        lines.removeAll(QByteArray());
+        return lines;
+    }
+    static QSet<QByteArray> connections(const QList<QByteArray> &lines)
+    {
+        QSet<QByteArray> ids;
+        for (const QByteArray &line : lines)
+            ids.insert(line.split(' ').value(0));
+        return ids;
+    }
+
+    test::TestCertificates certificates;
+    LoopbackHttpServer upstream;
+    test::NginxServer nginx;
+};
+
+TEST_F(ChannelHttp2Test, ConcurrentRequestsShareOneMultiplexedConnection)
+{
+    ASSERT_NO_FATAL_FAILURE(startBehindNginx(128));
+    constexpr int kBatch = 12;
+    for (const auto &client : chatConcurrently(kBatch, chatBody(kModelB)))
+        ASSERT_EQ(client->status(), 200) << client->body().constData();
+    // nginx writes a request's line when it ends, after the client has its answer.
+    ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == kBatch; })) << logLines().join('\n').constData();
+    const QList<QByteArray> lines = logLines();
+    for (const QByteArray &line : lines)
+        EXPECT_TRUE(line.endsWith(" HTTP/2.0 200")) << line.constData();
+    EXPECT_EQ(connections(lines).size(), 1) << lines.join('\n').constData();
+    EXPECT_EQ(upstream.requests().size(), kBatch);
+
+    // The next batch finds the connection open and multiplexes on it again.
+    for (const auto &client : chatConcurrently(kBatch, chatBody(kModelB)))
+        ASSERT_EQ(client->status(), 200) << client->body().constData();
+    ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == 2 * kBatch; })) << logLines().join('\n').constData();
+    EXPECT_EQ(connections(logLines()).size(), 1) << logLines().join('\n').constData();
+}
+
+// A connection at the server's stream limit does not make the others queue behind it: more
+// requests than it allows open further connections.
+TEST_F(ChannelHttp2Test, RequestsBeyondTheServersStreamLimitOpenAnotherConnection)
+{
+    ASSERT_NO_FATAL_FAILURE(startBehindNginx(4));
+    constexpr int kBatch = 12;
+    for (const auto &client : chatConcurrently(kBatch, chatBody(kModelB)))
+        ASSERT_EQ(client->status(), 200) << client->body().constData();
+    ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == kBatch; })) << logLines().join('\n').constData();
+    EXPECT_GE(connections(logLines()).size(), 3) << logLines().join('\n').constData();
+}
+
+} // namespace
+} // namespace sy::integration
