@@ -105,8 +105,8 @@ Page {
                 id: byTabs
                 objectName: "spendBy"
                 currentIndex: page.by === "model" ? 1 : 0
-                TabButton { objectName: "byKey"; text: qsTr("By key"); width: implicitWidth + 16; onClicked: page.by = "key" }
-                TabButton { objectName: "byModel"; text: qsTr("By model"); width: implicitWidth + 16; onClicked: page.by = "model" }
+                TabButton { objectName: "byKey"; text: qsTr("By key"); font.bold: checked; width: implicitWidth + 16; onClicked: page.by = "key" }
+                TabButton { objectName: "byModel"; text: qsTr("By model"); font.bold: checked; width: implicitWidth + 16; onClicked: page.by = "model" }
             }
             Label {
                 objectName: "spendTotals"

@@ -105,8 +105,10 @@ Item {
         }
 
         function test_byModelAsksForTheModelsHistory() {
+            verify(child("byKey").font.bold && !child("byModel").font.bold)
             mouseClick(child("byModel"))
             compare(api.calls[api.calls.length - 1].target, "/admin/usage/history?days=30&by=model")
+            verify(child("byModel").font.bold && !child("byKey").font.bold)
             tryCompare(child("spendTable"), "count", 1)
             compare(child("tokensByDay").barSetCount, 1)
         }
