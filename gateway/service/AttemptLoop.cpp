@@ -8,8 +8,8 @@
 
 namespace sy::service {
 
-AttemptLoop::AttemptLoop(ExchangeContext context, WorkspacePtr workspace, LoopRequest request, AdmissionTicket ticket,
-                         std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream, GatewayState &state,
+AttemptLoop::AttemptLoop(ExchangeContext &&context, WorkspacePtr &&workspace, LoopRequest &&request, AdmissionTicket &&ticket,
+                         std::shared_ptr<http::ResponseSink> &&sink, OutageInjector &upstream, GatewayState &state,
                          const Clock &clock, QObject *parent)
     : QObject(parent)
     , AttemptTransfer(upstream, clock)
@@ -269,7 +269,7 @@ void AttemptLoop::attemptFailed(const failover::AttemptOutcome &outcome, const Q
 void AttemptLoop::succeeded()
 {
     m_report.succeeded(*m_current, timingNow(), m_usage, m_request.stream, m_context.conversation,
-                       m_current->modelId == m_request.chain.first());
+                       m_current->modelId == m_request.chain.constFirst());
     settleAnswered();
 }
 

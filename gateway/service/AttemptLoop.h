@@ -43,7 +43,9 @@ namespace sy::service {
 
 // What the loop needs to know of the request itself.
 struct LoopRequest {
-    QStringList chain;                   // the model chain; the primary first (embeddings: one model)
+    // The model chain, the primary first (embeddings: one model). Shared with the exchange's own
+    // copy of the request: read it through const access only, or it detaches (an allocation).
+    QStringList chain;
     bool stream = false;
     api::Format clientFormat = api::Format::OpenAiChat;   // of the gateway's own replies
 };
@@ -61,9 +63,10 @@ signals:
 
 protected:
     // `ticket`: what admission granted (key permit, money reservation); the loop settles or
-    // releases the reservation exactly once when it ends.
-    AttemptLoop(ExchangeContext context, WorkspacePtr workspace, LoopRequest request, AdmissionTicket ticket,
-                std::shared_ptr<http::ResponseSink> sink, OutageInjector &upstream, GatewayState &state,
+    // releases the reservation exactly once when it ends. Rvalues: the exchange passes on what it
+    // was given, and a by-value hop would move the record once more per request.
+    AttemptLoop(ExchangeContext &&context, WorkspacePtr &&workspace, LoopRequest &&request, AdmissionTicket &&ticket,
+                std::shared_ptr<http::ResponseSink> &&sink, OutageInjector &upstream, GatewayState &state,
                 const Clock &clock, QObject *parent);
 
     // The attempts to walk; an exchange may mark some of them used (skipped) before run().
