@@ -319,7 +319,15 @@ TEST_F(EmbeddingsTest, ChargedOnceAtTheServingChannelsPromptPrice)
     EXPECT_EQ(record->endpoint, "embeddings");
     EXPECT_EQ(record->answeringChannel, "embspare");
     EXPECT_EQ(record->promptTokens, promptTokens);
+    EXPECT_EQ(record->completionTokens, 0);
     EXPECT_EQ(record->costNanos, entries[0].amount);
+    EXPECT_EQ(record->chain, QStringList{kEmbed});
+    EXPECT_FALSE(record->stream);
+    const std::optional<service::RequestRecord> failedRecord = gateway->requestLog().find(failed->header("x-request-id"));
+    ASSERT_TRUE(failedRecord);
+    EXPECT_EQ(failedRecord->status, 502);
+    EXPECT_TRUE(failedRecord->answeringChannel.isEmpty());
+    EXPECT_EQ(failedRecord->promptTokens, 0);
 }
 
 TEST_F(EmbeddingsTest, ZeroBalanceIs402BeforeAnyUpstreamCall)
@@ -394,6 +402,46 @@ TEST_F(EmbeddingsTest, UpstreamClientErrorIsReturnedWithoutFailover)
     const auto client = embed(bodyVia({"embopen", "embspare"}));
     ASSERT_EQ(client->status(), 400) << client->body().constData();
     EXPECT_EQ(hits("embspare"), 0);
+}
+
+TEST_F(EmbeddingsTest, ChannelCapacityQueueTimeoutIs429InOpenAisShape)
+{
+    config::Config config = embeddingsConfig();
+    for (config::Channel &channel : config.channels)
+        channel.maxConcurrent = 1;
+    config.settings.capacityWaitS = 1;
+    startGateway(std::move(config));
+    addRule(R"({"provider":"embopen","latency_ms":2500})");
+
+    auto running = send("POST", "/v1/embeddings", bodyVia({"embopen"}));
+    ASSERT_TRUE(test::waitUntil([this] { return sim->stats().inFlight() == 1; }, 3s));
+    const auto refused = embed(bodyVia({"embopen"}));
+    ASSERT_EQ(refused->status(), 429) << refused->body().constData();
+    const QJsonObject error = openAiError(*refused, "rate_limit_exceeded");
+    EXPECT_EQ(error.value("message").toString(), "All upstream capacity for this model is busy. Retry shortly.");
+    EXPECT_GE(refused->header("retry-after").toInt(), 1);
+    EXPECT_EQ(gateway->state().refusals.value("capacity_busy"), 1u);
+    EXPECT_EQ(gateway->state().capacity.totalQueued(), 0);
+    EXPECT_EQ(hits("embopen"), 1);
+    running->disconnect();
+    EXPECT_TRUE(test::waitUntil([this] { return gateway->counters().inFlight == 0; }, 3s));
+}
+
+TEST_F(EmbeddingsTest, RequestOutlivingMaxRequestDurationGets504)
+{
+    config::Config config = embeddingsConfig();
+    config.settings.maxRequestS = 1;
+    startGateway(std::move(config));
+    // embopen hangs until its first-byte timeout (3 s); embspare would answer after that.
+    addRule(R"({"provider":"embopen","failure":"hang"})");
+
+    auto client = send("POST", "/v1/embeddings", bodyVia({"embopen", "embspare"}));
+    ASSERT_TRUE(client->waitForEnd(8s));
+    EXPECT_EQ(client->status(), 504) << client->body().constData();
+    const QJsonObject error = openAiError(*client, "api_error");
+    EXPECT_TRUE(error.value("message").toString().contains("max_request_s")) << client->body().constData();
+    EXPECT_EQ(hits("embspare"), 0);
+    EXPECT_TRUE(test::waitUntil([this] { return sim->stats().inFlight() == 0; }, 3s));
 }
 
 } // namespace
