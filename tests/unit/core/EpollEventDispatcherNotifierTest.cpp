@@ -79,10 +79,14 @@ TEST_F(EpollDispatcherTest, ReadAndWriteNotifiersShareOneDescriptor)
     std::unique_ptr<QSocketNotifier> writer(counting(pair.client, QSocketNotifier::Write, write));
     ASSERT_TRUE(waitUntil([&] { return write.activations > 0; }));
     EXPECT_EQ(read.activations, 0) << "nothing was sent to the client yet";
+    writeByte(pair.server);      // both watched: one registration with both events
+    ASSERT_TRUE(waitUntil([&] { return read.activations > 0; }));
+    drain(pair.client);
 
     writer->setEnabled(false);  // the read notifier must stay watched
+    const int readsBefore = read.activations;
     writeByte(pair.server);
-    ASSERT_TRUE(waitUntil([&] { return read.activations > 0; }));
+    ASSERT_TRUE(waitUntil([&] { return read.activations > readsBefore; }));
     drain(pair.client);
     const int writesWhileDisabled = write.activations;
     processEventsFor(20ms);
