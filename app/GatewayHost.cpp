@@ -1,6 +1,7 @@
 #include "GatewayHost.h"
 
 #include "GatewayWorker.h"
+#include "core/EpollEventDispatcher.h"
 
 #include <QJSEngine>
 #include <QJsonArray>
@@ -44,6 +45,10 @@ void GatewayHost::start(const GatewayStartOptions &options)
     connect(m_worker, &GatewayWorker::traceReady, this, &GatewayHost::onTrace, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::actionFailed, this, &GatewayHost::onActionFailed, Qt::QueuedConnection);
     connect(m_worker, &GatewayWorker::adminReplied, this, &GatewayHost::onAdminReplied, Qt::QueuedConnection);
+    // The gateway thread runs on epoll like switchyard-gateway (SWITCHYARD_EVENT_DISPATCHER=qt:
+    // Qt's default); the UI thread keeps the platform's dispatcher.
+    if (QAbstractEventDispatcher *dispatcher = createGatewayEventDispatcher())
+        m_thread.setEventDispatcher(dispatcher);
     m_thread.start();
     QMetaObject::invokeMethod(m_worker, [w = m_worker, options, shown = m_windowShown] {
         w->setWindowShown(shown);   // the window may have been hidden before the gateway started

@@ -65,9 +65,9 @@ public:
     explicit GatewayHost(QObject *parent = nullptr);
     ~GatewayHost() override;
 
-    // Starts the worker thread and the gateway on it (see GatewayStartOptions). When it cannot
-    // start, error() says what failed, the file or port, and what to do; it is printed on stderr
-    // too.
+    // Starts the worker thread (on an epoll event loop, core/EpollEventDispatcher.h) and the
+    // gateway on it (see GatewayStartOptions). When it cannot start, error() says what failed,
+    // the file or port, and what to do; it is printed on stderr too.
     void start(const GatewayStartOptions &options);
 
     // Failure lab (see GatewayWorker::setOutage for the names).
