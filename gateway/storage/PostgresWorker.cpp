@@ -17,6 +17,7 @@ PostgresWorker::PostgresWorker(PostgresAddress address, const PostgresStoreOptio
     : m_address(std::move(address))
     , m_options(options)
     , m_self{QUuid::createUuid().toString(QUuid::WithoutBraces)}
+    , m_backlog(options.maxQueuedRequests)
     , m_connection(m_address, options.statementTimeout)
 {
 }
@@ -75,14 +76,24 @@ void PostgresWorker::close()
 void PostgresWorker::enqueue(WriteOp op)
 {
     bool wake = false;
+    quint64 warnDropped = 0;
     {
         std::lock_guard lock(m_mutex);
-        m_pending.push_back(std::move(op));
+        if (std::holds_alternative<StoredRequest>(op)
+            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnDropped)) {
+            m_stats.droppedRequests = m_backlog.dropped();
+        } else {
+            m_pending.push_back(std::move(op));
+        }
         if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
             m_wakePosted = true;
             wake = true;
         }
     }
+    if (warnDropped)
+        qCWarning(lcPostgres) << "the database falls behind: dropped" << warnDropped
+                              << "request-log rows since the last warning; the write queue holds at most"
+                              << m_options.maxQueuedRequests << "(ledger entries are never dropped)";
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
 }
@@ -126,6 +137,7 @@ StoreStats PostgresWorker::stats() const
     std::lock_guard lock(m_mutex);
     StoreStats stats = m_stats;
     stats.pendingWrites = m_pending.size() + m_inFlight;
+    stats.pendingRequests = m_backlog.queued();
     return stats;
 }
 
@@ -161,6 +173,10 @@ bool PostgresWorker::commitPending()
         m_pending = std::move(batch);
         return false;
     }
+    const auto logRows = std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
+        return std::holds_alternative<StoredRequest>(op);
+    }));
+    m_backlog.left(logRows);
     if (outcome.ignoredLedgerEntries > 0)
         qCInfo(lcPostgres).noquote() << "ledger entries already booked:" << outcome.ignoredSamples.join(QStringLiteral("; "));
     ++m_stats.transactions;

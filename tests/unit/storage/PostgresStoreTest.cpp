@@ -3,7 +3,8 @@
 // per request id across them, a newer schema and a wrong address are refused with the server's
 // reason, and a restarted server is picked up without reopening the store (a charge offered again
 // during the outage queued once, and booked before the next admission; the connection a restart
-// cut while idle replaced at the first admission).
+// cut while idle replaced at the first admission). While the server is away the queue holds at
+// most its bound of request-log rows and every ledger entry.
 #include "StorageTestSupport.h"
 #include "storage/PostgresStore.h"
 #include "support/PostgresServer.h"
@@ -235,6 +236,33 @@ TEST_F(PostgresStoreTest, TheFirstAdmissionAfterARestartWhileIdleIsAnsweredOnANe
     ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
 
     EXPECT_EQ(store->reserve(reservation(1, 1, 0)), SharedAdmission::Admitted);
+}
+
+TEST_F(PostgresStoreTest, WhileTheServerIsAwayTheQueueHoldsItsBoundOfRequestRowsAndEveryLedgerEntry)
+{
+    PostgresStoreOptions options;
+    options.maxQueuedRequests = 100;
+    auto store = open({}, options);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 1'000)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    for (int i = 0; i < 250; ++i) {
+        store->appendRequest(request("req_" + QByteArray::number(i), baseTime().addMSecs(i)));
+        if (i % 50 == 0)
+            store->appendLedger(charge(quint64(2 + i / 50), QStringLiteral("req_%1").arg(i), 1));
+    }
+    StoreStats stats = store->stats();
+    EXPECT_EQ(stats.droppedRequests, 150u);
+    EXPECT_EQ(stats.pendingRequests, 100u);
+    EXPECT_EQ(stats.pendingWrites, 105u);
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
+    const auto logged = store->queryRequests({.limit = StoredRequestFilter::kMaxLimit});
+    ASSERT_EQ(logged.size(), 100u);
+    EXPECT_EQ(logged.front().id, QByteArray("req_99"));
+    EXPECT_EQ(store->ledgerEntries(0).size(), 6u);
+    EXPECT_EQ(store->stats().pendingRequests, 0u);
 }
 
 } // namespace
