@@ -14,11 +14,6 @@ namespace sy::storage {
 
 namespace {
 
-QVariant nullText()
-{
-    return QVariant(QMetaType::fromType<QString>());
-}
-
 // A PostgreSQL array literal of reservation keys (no quoting needed: they are uuid:number).
 QString textArray(const QStringList &items)
 {
@@ -26,120 +21,6 @@ QString textArray(const QStringList &items)
 }
 
 } // namespace
-
-std::optional<QString> writePostgresBatch(QSqlDatabase &db, const PostgresIdentity &self, const std::vector<WriteOp> &batch,
-                                          BatchOutcome &outcome, std::vector<quint64> &ended)
-{
-    if (!db.transaction())
-        return reasonOf(db.lastError());
-    QSqlQuery book(db);
-    QSqlQuery insertRequest(db);
-    QSqlQuery saveConfig(db);
-    QSqlQuery setMeta(db);
-    bool booksPrepared = false, requestsPrepared = false, configPrepared = false, metaPrepared = false;
-    std::optional<QString> error;
-    auto run = [&error](QSqlQuery &query) {
-        if (!query.exec())
-            error = reasonOf(query.lastError());
-        return !error;
-    };
-    for (const WriteOp &op : batch) {
-        if (const auto *entry = std::get_if<StoredLedgerEntry>(&op)) {
-            if (entry->kind != QLatin1String(kLedgerCharge) && entry->kind != QLatin1String(kLedgerTopUp)) {
-                qCWarning(lcPostgres) << "rejected ledger entry" << entry->sequence << "of unknown kind" << entry->kind;
-                ++outcome.rejected;
-                continue;
-            }
-            if (!booksPrepared && !(booksPrepared = book.prepare(QStringLiteral(
-                                        "SELECT sy_book(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))) {
-                error = reasonOf(book.lastError());
-                break;
-            }
-            book.addBindValue(self.reservationKey(entry->sequence));
-            book.addBindValue(toStoredTime(entry->at));
-            book.addBindValue(entry->kind);
-            book.addBindValue(nullIfEmpty(entry->requestId));
-            book.addBindValue(entry->keyName);
-            book.addBindValue(entry->modelId);
-            book.addBindValue(entry->channelId);
-            book.addBindValue(entry->promptTokens);
-            book.addBindValue(entry->completionTokens);
-            book.addBindValue(entry->amountNanos);
-            book.addBindValue(entry->note);
-            book.addBindValue(entry->reservation ? QVariant(self.reservationKey(entry->reservation)) : nullText());
-            if (!run(book) || !book.next()) {
-                error = error.value_or(reasonOf(book.lastError()));
-                break;
-            }
-            if (book.value(0).toLongLong() == 0) {
-                if (outcome.ignoredSamples.size() < 5)
-                    outcome.ignoredSamples << QStringLiteral("entry %1, request %2").arg(entry->sequence).arg(entry->requestId);
-                ++outcome.ignoredLedgerEntries;
-            }
-            book.finish();
-            if (entry->reservation)
-                ended.push_back(entry->reservation);
-        } else if (const auto *request = std::get_if<StoredRequest>(&op)) {
-            if (!requestsPrepared
-                && !(requestsPrepared = insertRequest.prepare(QStringLiteral(
-                         "INSERT INTO request_log(id, at, key_name, model, status, failed_over, record, content)"
-                         " VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at,"
-                         " key_name = EXCLUDED.key_name, model = EXCLUDED.model, status = EXCLUDED.status,"
-                         " failed_over = EXCLUDED.failed_over, record = EXCLUDED.record, content = EXCLUDED.content")))) {
-                error = reasonOf(insertRequest.lastError());
-                break;
-            }
-            insertRequest.addBindValue(QString::fromUtf8(request->id));
-            insertRequest.addBindValue(toStoredTime(request->at));
-            insertRequest.addBindValue(request->keyName);
-            insertRequest.addBindValue(request->model);
-            insertRequest.addBindValue(request->status);
-            insertRequest.addBindValue(int(request->failedOver));
-            insertRequest.addBindValue(QString::fromUtf8(request->json));
-            insertRequest.addBindValue(request->content.isEmpty() ? nullText() : QVariant(QString::fromUtf8(request->content)));
-            if (!run(insertRequest))
-                break;
-        } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {
-            if (!configPrepared
-                && !(configPrepared = saveConfig.prepare(QStringLiteral(
-                         "INSERT INTO config(id, document, updated_at, version, writer) VALUES(1, ?, ?, 1, ?)"
-                         " ON CONFLICT (id) DO UPDATE SET document = EXCLUDED.document,"
-                         " updated_at = EXCLUDED.updated_at, version = config.version + 1, writer = EXCLUDED.writer")))) {
-                error = reasonOf(saveConfig.lastError());
-                break;
-            }
-            saveConfig.addBindValue(config->json.isEmpty() ? QStringLiteral("") : QString::fromUtf8(config->json));
-            saveConfig.addBindValue(toStoredTime(config->at));
-            saveConfig.addBindValue(self.instanceId);
-            if (!run(saveConfig))
-                break;
-        } else if (const auto *meta = std::get_if<MetaWrite>(&op)) {
-            if (meta->key == QLatin1String(kMetaSchemaVersion) || meta->key.isEmpty()) {
-                qCWarning(lcPostgres) << "rejected meta write of reserved key" << meta->key;
-                ++outcome.rejected;
-                continue;
-            }
-            if (!metaPrepared
-                && !(metaPrepared = setMeta.prepare(QStringLiteral(
-                         "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value")))) {
-                error = reasonOf(setMeta.lastError());
-                break;
-            }
-            setMeta.addBindValue(meta->key);
-            setMeta.addBindValue(meta->value);
-            if (!run(setMeta))
-                break;
-        }
-    }
-    if (!error && !db.commit())
-        error = reasonOf(db.lastError());
-    if (error) {
-        db.rollback();
-        ended.clear();
-        return error;
-    }
-    return std::nullopt;
-}
 
 std::variant<SharedAdmission, QString> reserveShared(QSqlDatabase &db, const PostgresIdentity &self,
                                                      const StoredReservation &r, std::chrono::milliseconds lease)

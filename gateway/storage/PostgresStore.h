@@ -5,7 +5,9 @@
 // versioned and migrated at open; a database of a newer schema is refused untouched.
 //
 // Threads: as SqliteStore — a worker thread owns the only connection; writes are queued and
-// committed in one transaction every flushInterval (or batchSize items); reads, flush(),
+// committed in one transaction and one round trip (PostgresBatch.h) every flushInterval (or
+// batchSize items); request-log retention by count also runs once a tenth of the cap was written
+// since the last pass (as SqliteStore); reads, flush(),
 // commitLedger() and reserve() wait for the worker, which talks to the server over the network:
 // call them where a round trip may be waited for (start, shutdown, the money of a request), and
 // use post() where it may not (admin reads on the gateway thread).

@@ -1,5 +1,6 @@
 #include "storage/PostgresWorker.h"
 
+#include "storage/PostgresBatch.h"
 #include "storage/PostgresSchema.h"
 #include "storage/Schema.h"
 
@@ -176,6 +177,7 @@ bool PostgresWorker::commitPending()
     const auto logRows = std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
         return std::holds_alternative<StoredRequest>(op);
     }));
+    m_logRowsSinceRetention += logRows;
     m_backlog.left(logRows);
     if (outcome.ignoredLedgerEntries > 0)
         qCInfo(lcPostgres).noquote() << "ledger entries already booked:" << outcome.ignoredSamples.join(QStringLiteral("; "));
@@ -289,16 +291,29 @@ void PostgresWorker::onTimer()
     commitPending();
     releasePending();
     renewLeases();
+    maybeApplyRetention();
+}
+
+void PostgresWorker::maybeApplyRetention()
+{
     const auto now = std::chrono::steady_clock::now();
     bool changed = false;
+    int maxCount = 0;
     {
         std::lock_guard lock(m_mutex);
         changed = std::exchange(m_retentionChanged, false);
+        maxCount = m_retention.maxCount;
     }
-    if (changed || !m_lastRetention || now - *m_lastRetention >= m_options.retentionInterval) {
-        m_lastRetention = now;
-        applyRetentionNow();
-    }
+    // As SqliteWorker: past the count cap by a tenth of it (at least 1,000 rows) the pass runs
+    // now, not only at the interval, so the table stays within a tenth of its cap under load and
+    // each pass deletes about that much. The rows counted are this gateway's: with several
+    // gateways on one database the table may pass its cap by a tenth per gateway.
+    const bool overCap = maxCount > 0 && m_logRowsSinceRetention >= std::size_t(std::max(1000, maxCount / 10));
+    if (!changed && !overCap && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
+        return;
+    m_lastRetention = now;
+    m_logRowsSinceRetention = 0;
+    applyRetentionNow();
 }
 
 void PostgresWorker::recordError(const QString &error)

@@ -75,6 +75,7 @@ private:
     bool ledgerPending() const;
     void renewLeases();
     void onTimer();
+    void maybeApplyRetention();
     void recordError(const QString &error);
 
     const PostgresAddress m_address;
@@ -96,6 +97,7 @@ private:
     QSet<quint64> m_held;  // reserved here and not yet ended: their lease is renewed
     QTimer *m_timer = nullptr;
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
+    std::size_t m_logRowsSinceRetention = 0;  // request-log rows committed since the last pass
     std::optional<std::chrono::steady_clock::time_point> m_lastRenewal;
 };
 
