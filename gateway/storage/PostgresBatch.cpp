@@ -1,6 +1,7 @@
 #include "storage/PostgresBatch.h"
 
 #include "storage/PostgresConnection.h"
+#include "storage/PostgresLiterals.h"
 #include "storage/Schema.h"
 #include "storage/SqlValues.h"
 
@@ -8,7 +9,6 @@
 #include <QLoggingCategory>
 #include <QSqlDriver>
 #include <QSqlError>
-#include <QSqlField>
 #include <QSqlQuery>
 
 Q_DECLARE_LOGGING_CATEGORY(lcPostgres)
@@ -19,24 +19,7 @@ namespace {
 
 constexpr qsizetype kIgnoredSamples = 5;
 
-// SQL literals of the values of one batch, as the driver formats bound values.
-class Literals {
-public:
-    explicit Literals(const QSqlDriver *driver) : m_driver(driver) {}
-
-    QString text(const QString &value) const
-    {
-        m_field.setValue(value);
-        return m_driver->formatValue(m_field);
-    }
-    QString textOrNull(const QString &value) const { return value.isEmpty() ? QStringLiteral("NULL") : text(value); }
-    QString utf8(const QByteArray &bytes) const { return text(QString::fromUtf8(bytes)); }
-    static QString integer(qint64 value) { return QString::number(value); }
-
-private:
-    const QSqlDriver *m_driver;
-    mutable QSqlField m_field{QString(), QMetaType::fromType<QString>()};
-};
+using Literals = PostgresLiterals;
 
 // One INSERT of every row, for a WITH clause.
 QString insertRequests(const Literals &literal, const std::vector<const StoredRequest *> &requests)

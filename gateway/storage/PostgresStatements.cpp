@@ -1,6 +1,7 @@
 #include "storage/PostgresStatements.h"
 
 #include "storage/PostgresConnection.h"
+#include "storage/PostgresLiterals.h"
 #include "storage/Schema.h"
 #include "storage/SqlValues.h"
 
@@ -25,17 +26,20 @@ QString textArray(const QStringList &items)
 std::variant<SharedAdmission, QString> reserveShared(QSqlDatabase &db, const PostgresIdentity &self,
                                                      const StoredReservation &r, std::chrono::milliseconds lease)
 {
+    // One round trip: this runs for every request, on the gateway thread's wait.
+    const QSqlDriver *driver = db.driver();
+    if (!driver || !db.isOpen())
+        return QStringLiteral("not connected");
+    const PostgresLiterals literal(driver);
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT sy_reserve(?, ?, ?, ?, ?, ?, ?, ?)"));
-    query.addBindValue(self.reservationKey(r.id));
-    query.addBindValue(self.instanceId);
-    query.addBindValue(r.keyName);
-    query.addBindValue(qint64(r.estimateNanos));
-    query.addBindValue(r.openingBalanceNanos.has_value());
-    query.addBindValue(qint64(r.openingBalanceNanos.value_or(0)));
-    query.addBindValue(r.spendLimitNanos ? QVariant(qint64(*r.spendLimitNanos)) : QVariant(QMetaType::fromType<qint64>()));
-    query.addBindValue(int(lease.count()));
-    if (!query.exec() || !query.next())
+    const QString sql = QLatin1String("SELECT sy_reserve(") + literal.text(self.reservationKey(r.id)) + QLatin1Char(',')
+                        + literal.text(self.instanceId) + QLatin1Char(',') + literal.text(r.keyName) + QLatin1Char(',')
+                        + PostgresLiterals::integer(r.estimateNanos) + QLatin1Char(',')
+                        + PostgresLiterals::boolean(r.openingBalanceNanos.has_value()) + QLatin1Char(',')
+                        + PostgresLiterals::integer(r.openingBalanceNanos.value_or(0)) + QLatin1Char(',')
+                        + (r.spendLimitNanos ? PostgresLiterals::integer(*r.spendLimitNanos) : QStringLiteral("NULL"))
+                        + QLatin1String("::bigint,") + PostgresLiterals::integer(lease.count()) + QLatin1String("::integer)");
+    if (!query.exec(sql) || !query.next())
         return reasonOf(query.lastError());
     const QString verdict = query.value(0).toString();
     if (verdict == QLatin1String("admitted"))
