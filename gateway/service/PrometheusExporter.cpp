@@ -102,6 +102,17 @@ QByteArray renderPrometheus(GatewayService &gateway)
         w.family("switchyard_redis_up", "gauge", "1 while the shared key limits' Redis answers, 0 while it does not.");
         w.sample("switchyard_redis_up", {}, shared->isReachable() ? 1 : 0);
     }
+    if (const storage::Store *store = gateway.store()) {
+        const storage::StoreStats stats = store->stats();
+        w.family("switchyard_storage_queued_writes", "gauge",
+                 "Writes waiting for the database: request-log rows, ledger entries, configuration.");
+        w.sample("switchyard_storage_queued_writes", {}, double(stats.pendingWrites));
+        w.family("switchyard_request_log_queued", "gauge", "Request-log rows waiting for the database.");
+        w.sample("switchyard_request_log_queued", {}, double(stats.pendingRequests));
+        w.family("switchyard_request_log_dropped_total", "counter",
+                 "Request-log rows not stored because the database fell behind and the write queue held its bound.");
+        w.sample("switchyard_request_log_dropped_total", {}, double(stats.droppedRequests));
+    }
     w.family("switchyard_capacity_queued", "gauge", "Requests waiting for a channel's capacity.");
     for (const config::Channel &channel : gateway.workspace()->config().channels)
         w.sample("switchyard_capacity_queued", "channel=" + label(channel.id), routing.capacity.queued(channel.id));

@@ -1,6 +1,6 @@
 #pragma once
-// The statements PostgresWorker runs on its connection: a batch of queued writes in one
-// transaction (ledger entries through sy_book), an admission through sy_reserve, the end and the
+// The statements PostgresWorker runs on its connection (the batch of queued writes is
+// PostgresBatch.h's): an admission through sy_reserve, the end and the
 // renewal of reservations, the configuration's version, and the retention of the request log
 // (PostgresSchema.h has the functions and tables). Each returns its result or the server's reason;
 // none keeps a statement or a transaction open past its return, so a connection dropped after a
@@ -25,13 +25,6 @@ struct PostgresIdentity {
     QString instanceId;
     QString reservationKey(quint64 id) const { return instanceId + QLatin1Char(':') + QString::number(id); }
 };
-
-// Writes `batch` in order in one transaction; on success `ended` holds the reservations its
-// charges ended. A ledger entry already booked (same origin, or a charge of the same request) is
-// counted in `outcome`, not written again. On an error the transaction is rolled back: nothing
-// of `batch` was written.
-std::optional<QString> writePostgresBatch(QSqlDatabase &db, const PostgresIdentity &self, const std::vector<WriteOp> &batch,
-                                          BatchOutcome &outcome, std::vector<quint64> &ended);
 
 // sy_reserve for `reservation` under a lease of `lease`; the verdict (never Unavailable) or the error.
 std::variant<SharedAdmission, QString> reserveShared(QSqlDatabase &db, const PostgresIdentity &self,

@@ -5,7 +5,9 @@
 // versioned and migrated at open; a database of a newer schema is refused untouched.
 //
 // Threads: as SqliteStore — a worker thread owns the only connection; writes are queued and
-// committed in one transaction every flushInterval (or batchSize items); reads, flush(),
+// committed in one transaction and one round trip (PostgresBatch.h) every flushInterval (or
+// batchSize items); request-log retention by count also runs once a tenth of the cap was written
+// since the last pass (as SqliteStore); reads, flush(),
 // commitLedger() and reserve() wait for the worker, which talks to the server over the network:
 // call them where a round trip may be waited for (start, shutdown, the money of a request), and
 // use post() where it may not (admin reads on the gateway thread).
@@ -18,7 +20,8 @@
 //
 // Server failures: a statement that fails because the connection broke drops the connection; the
 // next call connects again (after a failed attempt, not before half a second). Meanwhile reads
-// return nothing, reserve() says Unavailable, writes stay queued and ledger commits report false
+// return nothing, reserve() says Unavailable, writes stay queued (request-log rows up to
+// maxQueuedRequests, the rest dropped and counted) and ledger commits report false
 // (the caller retries; an entry offered again is queued once). Once the server answers, reserve()
 // books the queued ledger entries before it decides, so the charges made during the outage count;
 // a reserve() that finds its connection cut (the server restarted while the store was idle) asks
@@ -44,6 +47,9 @@ struct PostgresStoreOptions {
     int batchSize = 500;
     std::chrono::milliseconds retentionInterval{60'000};
     std::chrono::milliseconds statementTimeout{10'000};  // a statement running longer fails
+    // As SqliteStoreOptions::maxQueuedRequests: request-log rows beyond it wait nowhere (dropped,
+    // counted), e.g. during an outage of the server; ledger entries are never dropped.
+    int maxQueuedRequests = 20'000;
 };
 
 class PostgresStore final : public Store {

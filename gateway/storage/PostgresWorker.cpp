@@ -1,5 +1,6 @@
 #include "storage/PostgresWorker.h"
 
+#include "storage/PostgresBatch.h"
 #include "storage/PostgresSchema.h"
 #include "storage/Schema.h"
 
@@ -17,6 +18,7 @@ PostgresWorker::PostgresWorker(PostgresAddress address, const PostgresStoreOptio
     : m_address(std::move(address))
     , m_options(options)
     , m_self{QUuid::createUuid().toString(QUuid::WithoutBraces)}
+    , m_backlog(options.maxQueuedRequests)
     , m_connection(m_address, options.statementTimeout)
 {
 }
@@ -75,14 +77,24 @@ void PostgresWorker::close()
 void PostgresWorker::enqueue(WriteOp op)
 {
     bool wake = false;
+    quint64 warnDropped = 0;
     {
         std::lock_guard lock(m_mutex);
-        m_pending.push_back(std::move(op));
+        if (std::holds_alternative<StoredRequest>(op)
+            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnDropped)) {
+            m_stats.droppedRequests = m_backlog.dropped();
+        } else {
+            m_pending.push_back(std::move(op));
+        }
         if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
             m_wakePosted = true;
             wake = true;
         }
     }
+    if (warnDropped)
+        qCWarning(lcPostgres) << "the database falls behind: dropped" << warnDropped
+                              << "request-log rows since the last warning; the write queue holds at most"
+                              << m_options.maxQueuedRequests << "(ledger entries are never dropped)";
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
 }
@@ -126,6 +138,7 @@ StoreStats PostgresWorker::stats() const
     std::lock_guard lock(m_mutex);
     StoreStats stats = m_stats;
     stats.pendingWrites = m_pending.size() + m_inFlight;
+    stats.pendingRequests = m_backlog.queued();
     return stats;
 }
 
@@ -161,6 +174,11 @@ bool PostgresWorker::commitPending()
         m_pending = std::move(batch);
         return false;
     }
+    const auto logRows = std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
+        return std::holds_alternative<StoredRequest>(op);
+    }));
+    m_logRowsSinceRetention += logRows;
+    m_backlog.left(logRows);
     if (outcome.ignoredLedgerEntries > 0)
         qCInfo(lcPostgres).noquote() << "ledger entries already booked:" << outcome.ignoredSamples.join(QStringLiteral("; "));
     ++m_stats.transactions;
@@ -273,16 +291,29 @@ void PostgresWorker::onTimer()
     commitPending();
     releasePending();
     renewLeases();
+    maybeApplyRetention();
+}
+
+void PostgresWorker::maybeApplyRetention()
+{
     const auto now = std::chrono::steady_clock::now();
     bool changed = false;
+    int maxCount = 0;
     {
         std::lock_guard lock(m_mutex);
         changed = std::exchange(m_retentionChanged, false);
+        maxCount = m_retention.maxCount;
     }
-    if (changed || !m_lastRetention || now - *m_lastRetention >= m_options.retentionInterval) {
-        m_lastRetention = now;
-        applyRetentionNow();
-    }
+    // As SqliteWorker: past the count cap by a tenth of it (at least 1,000 rows) the pass runs
+    // now, not only at the interval, so the table stays within a tenth of its cap under load and
+    // each pass deletes about that much. The rows counted are this gateway's: with several
+    // gateways on one database the table may pass its cap by a tenth per gateway.
+    const bool overCap = maxCount > 0 && m_logRowsSinceRetention >= std::size_t(std::max(1000, maxCount / 10));
+    if (!changed && !overCap && m_lastRetention && now - *m_lastRetention < m_options.retentionInterval)
+        return;
+    m_lastRetention = now;
+    m_logRowsSinceRetention = 0;
+    applyRetentionNow();
 }
 
 void PostgresWorker::recordError(const QString &error)

@@ -7,6 +7,7 @@
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the mutex; all others run on the storage thread only.
 #include "storage/PostgresConnection.h"
+#include "storage/RequestLogBacklog.h"
 #include "storage/PostgresStatements.h"
 #include "storage/PostgresStore.h"
 #include "storage/SqliteReads.h"
@@ -32,7 +33,7 @@ public:
     // Commits the queue, gives back the reservations still held, closes the connection.
     void close();
 
-    // Any thread.
+    // Any thread. A request-log row beyond maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
     // Queues `entry` unless the same entry (its sequence) is queued already: a commit that failed
     // leaves its entry queued, and the ledger offers it again at every retry.
@@ -74,6 +75,7 @@ private:
     bool ledgerPending() const;
     void renewLeases();
     void onTimer();
+    void maybeApplyRetention();
     void recordError(const QString &error);
 
     const PostgresAddress m_address;
@@ -83,6 +85,7 @@ private:
     mutable std::mutex m_mutex;  // guards the members up to m_retentionChanged
     std::vector<WriteOp> m_pending;
     std::size_t m_inFlight = 0;
+    RequestLogBacklog m_backlog;  // request-log rows in m_pending and in the running commit
     bool m_wakePosted = false;
     std::vector<quint64> m_releases;  // reservations to end without a charge
     StoreStats m_stats;
@@ -94,6 +97,7 @@ private:
     QSet<quint64> m_held;  // reserved here and not yet ended: their lease is renewed
     QTimer *m_timer = nullptr;
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
+    std::size_t m_logRowsSinceRetention = 0;  // request-log rows committed since the last pass
     std::optional<std::chrono::steady_clock::time_point> m_lastRenewal;
 };
 

@@ -90,7 +90,7 @@ ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, qu
     return entries;
 }
 
-ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, const StoredRequestFilter &filter)
+RequestQuery requestQuery(const StoredRequestFilter &filter)
 {
     QStringList conditions;
     QVariantList values;
@@ -102,16 +102,18 @@ ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, cons
         conditions << QStringLiteral("model = ?");
         values << filter.model;
     }
+    // The literal terms `status >= 400` and `failed_over = 1` are what lets SQLite use the
+    // partial indexes request_log_failed_at and request_log_failed_over_at (Schema.cpp, version
+    // 3): a partial index serves a query only when its WHERE term appears in the query as written,
+    // not through a bound value.
     if (filter.status) {
         conditions << QStringLiteral("status = ?");
         values << *filter.status;
     }
-    if (filter.failedOnly)
+    if (filter.failedOnly || (filter.status && *filter.status >= 400))
         conditions << QStringLiteral("status >= 400");
-    if (filter.failedOver) {
-        conditions << QStringLiteral("failed_over = ?");
-        values << int(*filter.failedOver);
-    }
+    if (filter.failedOver)
+        conditions << (*filter.failedOver ? QStringLiteral("failed_over = 1") : QStringLiteral("failed_over = 0"));
     if (filter.beforeAt.isValid()) {
         conditions << QStringLiteral("at < ?");
         values << toStoredTime(filter.beforeAt);
@@ -122,6 +124,12 @@ ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, cons
     sql += QStringLiteral(" ORDER BY at DESC, id DESC LIMIT ?");
     values << std::clamp(filter.limit, 1, StoredRequestFilter::kMaxLimit);
 
+    return {sql, values};
+}
+
+ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, const StoredRequestFilter &filter)
+{
+    const auto [sql, values] = requestQuery(filter);
     QSqlQuery query(db);
     query.setForwardOnly(true);
     if (!query.prepare(sql))

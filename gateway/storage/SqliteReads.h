@@ -6,6 +6,7 @@
 #include "storage/StoredTypes.h"
 
 #include <QSqlDatabase>
+#include <QVariantList>
 
 #include <optional>
 #include <variant>
@@ -20,6 +21,14 @@ ReadResult<std::optional<QByteArray>> readConfig(const QSqlDatabase &db);
 ReadResult<std::optional<QString>> readMeta(const QSqlDatabase &db, const QString &key);
 ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence);
 ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, const StoredRequestFilter &filter);
+
+// The SELECT readRequests runs for `filter` and its bound values, in order (for the query plan
+// checks of the tests).
+struct RequestQuery {
+    QString sql;
+    QVariantList values;
+};
+RequestQuery requestQuery(const StoredRequestFilter &filter);
 ReadResult<std::optional<StoredRequest>> readRequest(const QSqlDatabase &db, const QByteArray &id);
 
 } // namespace sy::storage

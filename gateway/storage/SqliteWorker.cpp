@@ -28,7 +28,10 @@ QString uniqueConnectionName()
 } // namespace
 
 SqliteWorker::SqliteWorker(QString path, const SqliteStoreOptions &options)
-    : m_path(std::move(path)), m_options(options), m_connectionName(uniqueConnectionName())
+    : m_path(std::move(path))
+    , m_options(options)
+    , m_connectionName(uniqueConnectionName())
+    , m_backlog(options.maxQueuedRequests)
 {
 }
 
@@ -150,9 +153,15 @@ void SqliteWorker::enqueue(WriteOp op)
 {
     bool wake = false;
     bool arm = false;
+    quint64 warnDropped = 0;
     {
         std::lock_guard lock(m_mutex);
-        m_pending.push_back(std::move(op));
+        if (std::holds_alternative<StoredRequest>(op)
+            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnDropped)) {
+            m_stats.droppedRequests = m_backlog.dropped();
+        } else {
+            m_pending.push_back(std::move(op));
+        }
         if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
             m_wakePosted = true;
             wake = true;
@@ -162,6 +171,10 @@ void SqliteWorker::enqueue(WriteOp op)
             arm = true;
         }
     }
+    if (warnDropped)
+        qCWarning(lcStorage) << "the database" << m_path << "falls behind: dropped" << warnDropped
+                             << "request-log rows since the last warning; the write queue holds at most"
+                             << m_options.maxQueuedRequests << "(ledger entries are never dropped)";
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
     else if (arm)
@@ -216,6 +229,7 @@ StoreStats SqliteWorker::stats() const
     std::lock_guard lock(m_mutex);
     StoreStats stats = m_stats;
     stats.pendingWrites = m_pending.size() + m_inFlight;
+    stats.pendingRequests = m_backlog.queued();
     return stats;
 }
 
@@ -265,9 +279,11 @@ bool SqliteWorker::commitPending()
             qCWarning(lcStorage) << "checkpoint of" << m_path << "failed:" << checkpoint.lastError().text();
     }
     m_wroteSinceRetention = true;
-    m_logRowsSinceRetention += std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
+    const auto logRows = std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
         return std::holds_alternative<StoredRequest>(op);
     }));
+    m_logRowsSinceRetention += logRows;
+    m_backlog.left(logRows);
     ++m_stats.transactions;
     m_stats.committedWrites += batch.size() - outcome.rejected;
     m_stats.ignoredLedgerEntries += outcome.ignoredLedgerEntries;

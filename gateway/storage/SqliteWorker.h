@@ -5,6 +5,7 @@
 //
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the queue's mutex; all others run on the storage thread only.
+#include "storage/RequestLogBacklog.h"
 #include "storage/SqliteReads.h"
 #include "storage/SqliteStore.h"
 #include "storage/SqliteWrites.h"
@@ -31,7 +32,8 @@ public:
     // Commits the queue, stops the timer and closes the connection. Idempotent.
     void close();
 
-    // Any thread: queue a write; wakes the worker when batchSize items are waiting.
+    // Any thread: queue a write; wakes the worker when batchSize items are waiting. A
+    // request-log row beyond maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
     // Any thread.
     void setRetention(RetentionPolicy policy);
@@ -77,6 +79,7 @@ private:
     mutable std::mutex m_mutex;  // guards the members up to m_retention
     std::vector<WriteOp> m_pending;
     std::size_t m_inFlight = 0;  // items taken from m_pending by the running commit
+    RequestLogBacklog m_backlog;  // request-log rows in m_pending and in the running commit
     bool m_wakePosted = false;
     bool m_armPosted = false;   // a scheduleNext() is on its way to the storage thread
     StoreStats m_stats;

@@ -10,7 +10,10 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 Q_LOGGING_CATEGORY(lcStorageWrites, "switchyard.storage")
 
@@ -26,6 +29,19 @@ constexpr char kInsertLedger[] =
 constexpr char kInsertRequest[] =
     "INSERT OR REPLACE INTO request_log(id, at, key_name, model, status, failed_over, record, content)"
     " VALUES(?, ?, ?, ?, ?, ?, ?, ?)";
+
+// kInsertRequest with kRequestsPerInsert rows. SQLite inserts them in order, so a later row of
+// the same id replaces an earlier one as separate statements would.
+const char *insertRequestsSql()
+{
+    static const std::string sql = [] {
+        std::string text = kInsertRequest;
+        for (int i = 1; i < kRequestsPerInsert; ++i)
+            text += ", (?, ?, ?, ?, ?, ?, ?, ?)";
+        return text;
+    }();
+    return sql.c_str();
+}
 constexpr char kSaveConfig[] = "INSERT OR REPLACE INTO config(id, document, updated_at) VALUES(1, ?, ?)";
 constexpr char kSetMeta[] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)";
 
@@ -80,10 +96,13 @@ public:
     // else bound as before.
     void time(const QDateTime &at)
     {
-        Q_ASSERT(m_time.isEmpty());  // one time per statement
-        if (!at.isValid() || !json::appendUtcIsoDateWithMs(m_time, at.toUTC()))
+        QByteArray text;
+        if (!at.isValid() || !json::appendUtcIsoDateWithMs(text, at.toUTC()))
             return ownedText(toStoredTime(at));
-        check(sqlite3_bind_text(m_statement, ++m_index, m_time.constData(), int(m_time.size()), SQLITE_STATIC));
+        // Kept until the step: the bytes stay where they are when the vector moves the array.
+        m_times.push_back(std::move(text));
+        const QByteArray &kept = m_times.back();
+        check(sqlite3_bind_text(m_statement, ++m_index, kept.constData(), int(kept.size()), SQLITE_STATIC));
     }
     void integer(qint64 value) { check(sqlite3_bind_int64(m_statement, ++m_index, value)); }
     void null() { check(sqlite3_bind_null(m_statement, ++m_index)); }
@@ -104,9 +123,10 @@ private:
     }
     const QString &keep(QString value)
     {
-        // Bound with SQLITE_STATIC: must outlive the step.
-        Q_ASSERT(m_keptCount < int(std::size(m_kept)));
-        return m_kept[m_keptCount++] = std::move(value);
+        // Bound with SQLITE_STATIC: must outlive the step (the characters stay where they are
+        // when the vector moves the string).
+        m_kept.push_back(std::move(value));
+        return m_kept.back();
     }
     void check(int rc)
     {
@@ -117,9 +137,8 @@ private:
     sqlite3_stmt *m_statement;
     int m_index = 0;
     int m_rc = SQLITE_OK;
-    QString m_kept[4];
-    int m_keptCount = 0;
-    QByteArray m_time;
+    std::vector<QString> m_kept;
+    std::vector<QByteArray> m_times;
 };
 
 // Runs a bound statement to completion; resets it and drops its bindings (which may point into
@@ -173,6 +192,22 @@ sqlite3_stmt *WriteStatements::get(sqlite3 *handle, int index, const char *sql, 
     return statement;
 }
 
+namespace {
+
+void bindRequest(Binder &bind, const StoredRequest &request)
+{
+    bind.utf8(request.id);
+    bind.time(request.at);
+    bind.text(request.keyName);
+    bind.text(request.model);
+    bind.integer(request.status);
+    bind.integer(int(request.failedOver));
+    bind.utf8(request.json);
+    bind.utf8OrNull(request.content);
+}
+
+} // namespace
+
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
                                               WriteStatements &statements)
 {
@@ -183,7 +218,23 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
         return db.lastError().text();
     BatchOutcome outcome;
     std::optional<QString> error;
-    for (const WriteOp &op : ops) {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const WriteOp &op = ops[i];
+        // A run of kRequestsPerInsert requests: one statement.
+        if (i + kRequestsPerInsert <= ops.size()
+            && std::all_of(ops.begin() + std::ptrdiff_t(i), ops.begin() + std::ptrdiff_t(i + kRequestsPerInsert),
+                           [](const WriteOp &next) { return std::holds_alternative<StoredRequest>(next); })) {
+            sqlite3_stmt *statement = statements.get(handle, 4, insertRequestsSql(), error);
+            if (!statement)
+                break;
+            Binder bind(statement);
+            for (int row = 0; row < kRequestsPerInsert; ++row)
+                bindRequest(bind, std::get<StoredRequest>(ops[i + std::size_t(row)]));
+            if ((error = step(handle, statement, bind)))
+                break;
+            i += kRequestsPerInsert - 1;
+            continue;
+        }
         if (const auto *entry = std::get_if<StoredLedgerEntry>(&op)) {
             if (entry->kind != QLatin1String(kLedgerCharge) && entry->kind != QLatin1String(kLedgerTopUp)) {
                 qCWarning(lcStorageWrites) << "rejected ledger entry" << entry->sequence << "of unknown kind"
@@ -220,14 +271,7 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
             if (!statement)
                 break;
             Binder bind(statement);
-            bind.utf8(request->id);
-            bind.time(request->at);
-            bind.text(request->keyName);
-            bind.text(request->model);
-            bind.integer(request->status);
-            bind.integer(int(request->failedOver));
-            bind.utf8(request->json);
-            bind.utf8OrNull(request->content);
+            bindRequest(bind, *request);
             if ((error = step(handle, statement, bind)))
                 break;
         } else if (const auto *config = std::get_if<ConfigWrite>(&op)) {

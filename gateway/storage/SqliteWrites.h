@@ -29,6 +29,9 @@ struct MetaWrite {
 
 using WriteOp = std::variant<StoredLedgerEntry, StoredRequest, ConfigWrite, MetaWrite>;
 
+// Requests per multi-row INSERT of writeBatch.
+inline constexpr int kRequestsPerInsert = 16;
+
 struct BatchOutcome {
     quint64 ignoredLedgerEntries = 0;  // INSERT OR IGNORE skipped them: already booked
     QStringList ignoredSamples;        // the first few of them, "sequence N, request R", for the log
@@ -51,10 +54,12 @@ public:
 
 private:
     sqlite3 *m_handle = nullptr;
-    sqlite3_stmt *m_statements[4] = {};
+    sqlite3_stmt *m_statements[5] = {};
 };
 
-// Writes `ops` in order in one transaction. Ledger entries go in with INSERT OR IGNORE, so a
+// Writes `ops` in order in one transaction; consecutive requests go in kRequestsPerInsert at a
+// time, one multi-row INSERT each (fewer statement runs per row). Ledger entries go in with
+// INSERT OR IGNORE, so a
 // duplicate charge (or sequence) is skipped and reported, never fails the batch; requests, the
 // configuration and meta values replace what was there. On a database error the transaction is
 // rolled back and the message returned: none of `ops` was written.

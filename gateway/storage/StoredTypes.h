@@ -105,6 +105,8 @@ struct StoreStats {
     quint64 failedTransactions = 0;    // write transactions rolled back (their items are retried)
     quint64 retentionDeleted = 0;      // request log rows deleted by retention
     quint64 pendingWrites = 0;         // enqueued, not yet committed
+    quint64 pendingRequests = 0;       // of which request-log rows
+    quint64 droppedRequests = 0;       // request-log rows not queued: the queue held its bound
     QString lastError;                 // the last database error, empty if none
 };
 

@@ -3,7 +3,9 @@
 // per request id across them, a newer schema and a wrong address are refused with the server's
 // reason, and a restarted server is picked up without reopening the store (a charge offered again
 // during the outage queued once, and booked before the next admission; the connection a restart
-// cut while idle replaced at the first admission).
+// cut while idle replaced at the first admission). One batch writes every row of the queue in one
+// round trip; retention by count keeps up between its periodic passes; while the server is away
+// the queue holds at most its bound of request-log rows and every ledger entry.
 #include "StorageTestSupport.h"
 #include "storage/PostgresStore.h"
 #include "support/PostgresServer.h"
@@ -235,6 +237,93 @@ TEST_F(PostgresStoreTest, TheFirstAdmissionAfterARestartWhileIdleIsAnsweredOnANe
     ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
 
     EXPECT_EQ(store->reserve(reservation(1, 1, 0)), SharedAdmission::Admitted);
+}
+
+TEST_F(PostgresStoreTest, OneBatchWritesEveryRowTheLastWriteOfAnIdWinningAndBooksInQueueOrder)
+{
+    PostgresStoreOptions slow;
+    slow.flushInterval = std::chrono::minutes(10);  // one batch: the flush below
+    auto store = open({}, slow);
+    ASSERT_TRUE(store);
+    for (int i = 0; i < 300; ++i)
+        store->appendRequest(request("req_" + QByteArray::number(i), baseTime().addMSecs(i)));
+    // Quotes, backslashes and non-ASCII text go through as they are.
+    StoredRequest replaced = request("req_7", baseTime().addSecs(3600), QStringLiteral("o'brien \\ \"q\""),
+                                     QStringLiteral("модель"), 502, true);
+    replaced.json = R"({"id":"req_7","note":"it's \\ ₽ \"quoted\""})";
+    replaced.content = R"({"messages":[{"content":"'; DROP TABLE ledger; --"}]})";
+    store->appendRequest(replaced);
+    store->appendLedger(topUp(1, 100, QStringLiteral("a 'quoted' note")));
+    store->appendLedger(charge(2, QStringLiteral("req_a"), 10));
+    store->appendLedger(charge(3, QStringLiteral("req_a"), 10));  // the same request: ignored
+    store->appendLedger(charge(4, QStringLiteral("req_b"), 20));
+    store->setMeta(QStringLiteral("note"), QStringLiteral("it's"));
+    ASSERT_TRUE(store->flush()) << store->stats().lastError.toStdString();
+
+    const StoreStats stats = store->stats();
+    EXPECT_EQ(stats.transactions, 1u);
+    EXPECT_EQ(stats.ignoredLedgerEntries, 1u);
+    EXPECT_EQ(stats.pendingWrites, 0u);
+    EXPECT_EQ(s_server->psql(m_database, QStringLiteral("SELECT count(*) FROM request_log")), QStringLiteral("300"));
+    EXPECT_EQ(store->request("req_7"), replaced);
+    EXPECT_EQ(store->meta(QStringLiteral("note")), QStringLiteral("it's"));
+    const std::vector<StoredLedgerEntry> entries = store->ledgerEntries(0);
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[0].kind, QLatin1String(kLedgerTopUp));
+    EXPECT_EQ(entries[0].note, QStringLiteral("a 'quoted' note"));
+    EXPECT_EQ(entries[1].requestId, QStringLiteral("req_a"));
+    EXPECT_EQ(entries[2].requestId, QStringLiteral("req_b"));
+    EXPECT_EQ(entries[2].sequence, 3u);
+}
+
+TEST_F(PostgresStoreTest, RetentionByCountKeepsUpBetweenPeriodicPasses)
+{
+    PostgresStoreOptions options;
+    options.flushInterval = std::chrono::milliseconds(20);
+    options.retentionInterval = std::chrono::hours(1);  // the interval alone would wait an hour
+    auto store = open({}, options);
+    ASSERT_TRUE(store);
+    for (int i = 0; i < 1100; ++i)
+        store->appendRequest(request("old_" + QByteArray::number(i), baseTime().addMSecs(i)));
+    ASSERT_TRUE(store->flush());
+    store->setRetention(0, 1000);  // the changed bound applies at the next tick: 100 rows go
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->stats().retentionDeleted == 100; }));
+
+    // A tenth of the cap, at least 1,000 rows, written since that pass: the next tick trims.
+    for (int i = 0; i < 1000; ++i)
+        store->appendRequest(request("new_" + QByteArray::number(i), baseTime().addSecs(10 + i)));
+    ASSERT_TRUE(store->flush());
+    EXPECT_TRUE(sy::test::waitUntil([&] { return store->stats().retentionDeleted == 1100; }))
+        << store->stats().retentionDeleted << " rows deleted";
+    EXPECT_EQ(s_server->psql(m_database, QStringLiteral("SELECT count(*) FROM request_log")), QStringLiteral("1000"));
+    EXPECT_EQ(store->queryRequests({.limit = 1}).front().id, QByteArray("new_999"));
+}
+
+TEST_F(PostgresStoreTest, WhileTheServerIsAwayTheQueueHoldsItsBoundOfRequestRowsAndEveryLedgerEntry)
+{
+    PostgresStoreOptions options;
+    options.maxQueuedRequests = 100;
+    auto store = open({}, options);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->commitLedger(topUp(1, 1'000)));
+    ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
+    for (int i = 0; i < 250; ++i) {
+        store->appendRequest(request("req_" + QByteArray::number(i), baseTime().addMSecs(i)));
+        if (i % 50 == 0)
+            store->appendLedger(charge(quint64(2 + i / 50), QStringLiteral("req_%1").arg(i), 1));
+    }
+    StoreStats stats = store->stats();
+    EXPECT_EQ(stats.droppedRequests, 150u);
+    EXPECT_EQ(stats.pendingRequests, 100u);
+    EXPECT_EQ(stats.pendingWrites, 105u);
+    ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
+
+    ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
+    const auto logged = store->queryRequests({.limit = StoredRequestFilter::kMaxLimit});
+    ASSERT_EQ(logged.size(), 100u);
+    EXPECT_EQ(logged.front().id, QByteArray("req_99"));
+    EXPECT_EQ(store->ledgerEntries(0).size(), 6u);
+    EXPECT_EQ(store->stats().pendingRequests, 0u);
 }
 
 } // namespace

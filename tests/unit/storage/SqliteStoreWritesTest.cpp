@@ -1,9 +1,11 @@
 // Writes are queued and committed by the storage thread: on flush(), within the flush interval, as
 // soon as a batch is full, many items in one transaction; a ledger entry by commitLedger() is in
 // the file when the call returns; a charge is booked once per request id without failing its
-// batch; several threads may write at once.
+// batch; several threads may write at once; runs of requests in multi-row statements keep the
+// queue's order.
 #include "StorageTestSupport.h"
 
+#include "storage/SqliteWrites.h"
 #include "support/Waits.h"
 
 #include <QTemporaryDir>
@@ -84,6 +86,29 @@ TEST(SqliteStoreWritesTest, ManyAppendsCommitInOneTransaction)
     RawDatabase raw(path);
     EXPECT_EQ(raw.count(QStringLiteral("request_log")), 3000);
     EXPECT_EQ(raw.count(QStringLiteral("ledger")), 3000);
+}
+
+// Runs of requests go in kRequestsPerInsert rows per statement: a later row of an id replaces an
+// earlier one inside a run and across runs, and a ledger entry between requests splits a run.
+TEST(SqliteStoreWritesTest, RunsOfRequestsKeepTheLastWriteOfEachIdAndTheOrderOfTheQueue)
+{
+    QTemporaryDir dir;
+    auto store = openStore(dir.filePath(QStringLiteral("switchyard.db")), manualOptions());
+    ASSERT_TRUE(store);
+    const int total = 3 * kRequestsPerInsert + 5;
+    for (int i = 0; i < total; ++i) {
+        const QByteArray id = i == 4 || i == 9 || i == 2 * kRequestsPerInsert + 1 ? QByteArray("dup") : "r" + QByteArray::number(i);
+        store->appendRequest(request(id, baseTime().addSecs(i), QStringLiteral("key-%1").arg(i)));
+        if (i == kRequestsPerInsert + 3)
+            store->appendLedger(charge(1, QStringLiteral("r%1").arg(i)));
+    }
+    ASSERT_TRUE(store->flush());
+    EXPECT_EQ(store->queryRequests({.limit = StoredRequestFilter::kMaxLimit}).size(), std::size_t(total - 2));
+    const std::optional<StoredRequest> dup = store->request("dup");
+    ASSERT_TRUE(dup);
+    EXPECT_EQ(dup->keyName, QStringLiteral("key-%1").arg(2 * kRequestsPerInsert + 1));
+    EXPECT_EQ(store->ledgerEntries(0).size(), 1u);
+    EXPECT_EQ(store->stats().transactions, 1u);
 }
 
 TEST(SqliteStoreWritesTest, SecondChargeForARequestIsIgnoredAndTheBatchStillCommits)
