@@ -2,7 +2,8 @@
 // credential expansion) on a large workspace — 50 channels × 20 models — with metrics and health
 // populated as under traffic. A measurement tool, not a test.
 //
-//   switchyard-routing-bench [--iterations N]
+//   switchyard-routing-bench [--iterations N] [--case K]
+// --case K runs only the K-th case (1-based), so a profiler sees one case's instructions.
 #include "config/Config.h"
 #include "service/AttemptPlan.h"
 #include "service/ChatRequest.h"
@@ -67,9 +68,12 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     int iterations = 20000;
+    int onlyCase = 0;
     for (int i = 1; i + 1 < argc; ++i) {
         if (qstrcmp(argv[i], "--iterations") == 0)
             iterations = std::max(100, atoi(argv[i + 1]));
+        if (qstrcmp(argv[i], "--case") == 0)
+            onlyCase = atoi(argv[i + 1]);
     }
     const service::Workspace workspace(largeWorkspace(50, 20));
     service::GatewayState state(SystemClock::instance(), 7, std::nullopt);
@@ -94,7 +98,10 @@ int main(int argc, char **argv)
     };
     std::printf("routing decision on 50 channels x 20 models (chain of 3 models), %d iterations each\n", iterations);
     std::printf("%-36s %12s %12s %10s\n", "case", "mean us", "p99 us", "attempts");
+    int caseNumber = 0;
     for (const Case &c : cases) {
+        if (onlyCase != 0 && ++caseNumber != onlyCase)
+            continue;
         const QByteArray body = requestBody(c.provider);
         std::vector<double> micros;
         micros.reserve(size_t(iterations));

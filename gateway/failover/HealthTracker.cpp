@@ -27,9 +27,8 @@ HealthTracker::Channel &HealthTracker::channel(const QString &channelId)
     return m_channels[channelId];
 }
 
-void HealthTracker::advance(Channel &c) const
+void HealthTracker::advance(Channel &c, Clock::TimePoint now) const
 {
-    const auto now = m_clock.now();
     const auto recentFrom = now - m_policy.recentWindow;
     const auto factorFrom = now - m_policy.factorWindow;
     while (c.recentStart < c.outcomes.size() && c.outcomes[c.recentStart].at < recentFrom) {
@@ -44,6 +43,8 @@ void HealthTracker::advance(Channel &c) const
     }
     // Outcomes outside both windows are no longer needed.
     const size_t drop = std::min(c.recentStart, c.factorStart);
+    if (drop == 0)
+        return;
     c.outcomes.erase(c.outcomes.begin(), c.outcomes.begin() + qsizetype(drop));
     c.recentStart -= drop;
     c.factorStart -= drop;
@@ -51,8 +52,9 @@ void HealthTracker::advance(Channel &c) const
 
 void HealthTracker::record(Channel &c, bool success) const
 {
-    advance(c);
-    c.outcomes.push_back({m_clock.now(), success});
+    const auto now = m_clock.now();
+    advance(c, now);
+    c.outcomes.push_back({now, success});
     ++c.recentTotal;
     ++c.factorTotal;
     if (!success) {
@@ -117,37 +119,25 @@ void HealthTracker::clearSimulatedDown(const QString &channelId)
     channel(channelId).simulatedUntil = {};
 }
 
-bool HealthTracker::failedRecently(const QString &channelId) const
+bool HealthTracker::failedRecentlyIn(const Channel &c) const
 {
-    const auto it = m_channels.find(channelId);
-    if (it == m_channels.end())
-        return false;
-    advance(*it);
-    return it->recentFailures >= m_policy.recentFailures && it->recentTotal > 0
-        && double(it->recentFailures) / double(it->recentTotal) >= m_policy.recentFailureShare;
+    return c.recentFailures >= m_policy.recentFailures && c.recentTotal > 0
+        && double(c.recentFailures) / double(c.recentTotal) >= m_policy.recentFailureShare;
 }
 
-bool HealthTracker::isCoolingDown(const QString &channelId) const
+bool HealthTracker::coolingDownAt(const Channel &c, Clock::TimePoint now)
 {
-    const auto it = m_channels.constFind(channelId);
-    if (it == m_channels.cend())
-        return false;
-    const auto now = m_clock.now();
-    return now < it->cooldownUntil || now < it->simulatedUntil;
+    return now < c.cooldownUntil || now < c.simulatedUntil;
 }
 
-double HealthTracker::healthFactor(const QString &channelId, const QString &modelId) const
+double HealthTracker::factorOf(const Channel &c, const QString &modelId, Clock::TimePoint now) const
 {
-    const auto it = m_channels.find(channelId);
-    if (it == m_channels.end())
-        return 1.0;
-    advance(*it);
     // Laplace smoothing: one failure in two requests is not yet a 50 % channel.
-    const double errorRate = double(it->factorFailures) / double(it->factorTotal + 2);
-    double factor = std::pow(1.0 - errorRate, 2);
-    const auto latency = it->latency.constFind(modelId);
-    if (latency != it->latency.cend() && latency->normalUs) {
-        const auto since = m_clock.now() - m_policy.factorWindow;
+    const double errorRate = double(c.factorFailures) / double(c.factorTotal + 2);
+    double factor = (1.0 - errorRate) * (1.0 - errorRate);
+    const auto latency = c.latency.constFind(modelId);
+    if (latency != c.latency.cend() && latency->normalUs) {
+        const auto since = now - m_policy.factorWindow;
         double sum = 0;
         int n = 0;
         for (int i = 0; i < latency->count; ++i) {
@@ -165,6 +155,43 @@ double HealthTracker::healthFactor(const QString &channelId, const QString &mode
         }
     }
     return std::clamp(factor, 0.01, 1.0);
+}
+
+bool HealthTracker::failedRecently(const QString &channelId) const
+{
+    const auto it = m_channels.find(channelId);
+    if (it == m_channels.end())
+        return false;
+    advance(*it, m_clock.now());
+    return failedRecentlyIn(*it);
+}
+
+bool HealthTracker::isCoolingDown(const QString &channelId) const
+{
+    const auto it = m_channels.constFind(channelId);
+    if (it == m_channels.cend())
+        return false;
+    return coolingDownAt(*it, m_clock.now());
+}
+
+double HealthTracker::healthFactor(const QString &channelId, const QString &modelId) const
+{
+    const auto it = m_channels.find(channelId);
+    if (it == m_channels.end())
+        return 1.0;
+    const auto now = m_clock.now();
+    advance(*it, now);
+    return factorOf(*it, modelId, now);
+}
+
+routing::HealthFacts HealthTracker::facts(const QString &channelId, const QString &modelId) const
+{
+    const auto it = m_channels.find(channelId);
+    if (it == m_channels.end())
+        return {};
+    const auto now = m_clock.now();
+    advance(*it, now);
+    return {failedRecentlyIn(*it), coolingDownAt(*it, now), factorOf(*it, modelId, now)};
 }
 
 HealthState HealthTracker::state(const QString &channelId) const

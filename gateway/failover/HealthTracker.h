@@ -51,6 +51,8 @@ public:
     bool failedRecently(const QString &channelId) const override;
     bool isCoolingDown(const QString &channelId) const override;
     double healthFactor(const QString &channelId, const QString &modelId) const override;
+    // The three above with one lookup of the channel and one reading of the clock.
+    routing::HealthFacts facts(const QString &channelId, const QString &modelId) const override;
 
     HealthState state(const QString &channelId) const;
     // When the current cooldown ends (only meaningful while cooling down).
@@ -87,7 +89,11 @@ private:
     };
     Channel &channel(const QString &channelId);
     void record(Channel &c, bool success) const;
-    void advance(Channel &c) const;             // moves both windows to now
+    void advance(Channel &c, Clock::TimePoint now) const;   // moves both windows to `now`
+    // The answers for one channel whose windows were advanced to `now`.
+    bool failedRecentlyIn(const Channel &c) const;
+    static bool coolingDownAt(const Channel &c, Clock::TimePoint now);
+    double factorOf(const Channel &c, const QString &modelId, Clock::TimePoint now) const;
     void startCooldown(Channel &c);
 
     const Clock &m_clock;

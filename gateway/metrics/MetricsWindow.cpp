@@ -206,6 +206,16 @@ void MetricsWindow::recordAbandoned(const ChannelModel &key)
 
 MetricsSnapshot MetricsWindow::snapshot(const ChannelModel &key) const
 {
+    return snapshotOf(key, true);
+}
+
+MetricsSnapshot MetricsWindow::percentiles(const ChannelModel &key) const
+{
+    return snapshotOf(key, false);
+}
+
+MetricsSnapshot MetricsWindow::snapshotOf(const ChannelModel &key, bool withCounts) const
+{
     MetricsSnapshot result;
     const auto it = m_series.constFind(key);
     if (it == m_series.constEnd())
@@ -214,17 +224,19 @@ MetricsSnapshot MetricsWindow::snapshot(const ChannelModel &key) const
     const auto now = m_clock.now();
     const std::int64_t newest = bucketIndexAt(now);
 
-    // Counts are a sum over at most bucketCount slots: exact and cheap on every call.
-    for (const Bucket &bucket : series.ring) {
-        if (series.isLive(bucket, newest)) {
-            result.requests += bucket.requests;
-            result.errors += bucket.errors;
+    // Counts are a sum over at most bucketCount slots: exact on every call.
+    if (withCounts) {
+        for (const Bucket &bucket : series.ring) {
+            if (series.isLive(bucket, newest)) {
+                result.requests += bucket.requests;
+                result.errors += bucket.errors;
+            }
         }
+        result.inFlight = series.inFlight;
+        result.errorRate = result.requests == 0
+            ? 0.0
+            : static_cast<double>(result.errors) / static_cast<double>(result.requests);
     }
-    result.inFlight = series.inFlight;
-    result.errorRate = result.requests == 0
-        ? 0.0
-        : static_cast<double>(result.errors) / static_cast<double>(result.requests);
 
     const CachedPercentiles &cache = series.cache;
     if (!cache.valid || cache.newestBucket != newest || now - cache.computedAt >= kRecomputeInterval)

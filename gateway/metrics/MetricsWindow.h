@@ -102,6 +102,10 @@ public:
     // Metrics of `key` over the window ending now. Cheap enough for every routing decision:
     // percentiles are recomputed at most once per second per key.
     MetricsSnapshot snapshot(const ChannelModel &key) const;
+    // snapshot() without the counts (requests, errors, inFlight and errorRate stay 0): the
+    // routing decision reads only the percentiles, once per candidate, and the counts are a sum
+    // over every bucket of the window.
+    MetricsSnapshot percentiles(const ChannelModel &key) const;
     // Every key seen in the window (for the dashboard and /metrics).
     std::vector<ChannelModel> keys() const;
 
@@ -115,6 +119,7 @@ public:
 private:
     struct Series;
     Series &seriesFor(const ChannelModel &key);
+    MetricsSnapshot snapshotOf(const ChannelModel &key, bool withCounts) const;
     std::int64_t bucketIndexAt(Clock::TimePoint time) const;
     // Drops idle keys; runs its sweep at most once per bucket unless `force`.
     void pruneIdle(Clock::TimePoint now, bool force) const;

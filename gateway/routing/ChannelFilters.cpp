@@ -2,6 +2,7 @@
 // `provider` field that caused the drop, so the route trace reads like the request.
 #include "routing/ChannelFilters.h"
 
+#include <QStringBuilder>
 #include <algorithm>
 
 namespace sy::routing {
@@ -41,12 +42,6 @@ bool providerNameMatches(const config::Channel &channel, const QString &name)
 
 namespace {
 
-bool anyNameMatches(const config::Channel &channel, const QStringList &names)
-{
-    return std::any_of(names.begin(), names.end(),
-                       [&](const QString &name) { return providerNameMatches(channel, name); });
-}
-
 std::optional<QString> tierReason(ChannelTier tier, const SelectionRequest &request)
 {
     if (tier == ChannelTier::Priority && !request.admitPriority)
@@ -56,22 +51,35 @@ std::optional<QString> tierReason(ChannelTier tier, const SelectionRequest &requ
     return std::nullopt;
 }
 
-// `promptText` / `completionText`: the served prices already formatted (RouteTable), or null to
-// format them here.
+QString priceText(double price)
+{
+    return QStringLiteral("%1").arg(price);
+}
+
+// The served prices and the limits as the reasons write them, when they were prepared (a
+// RouteTable and RequestFilters); null pointers format them here.
+struct PriceTexts {
+    const QString *prompt = nullptr;
+    const QString *completion = nullptr;
+    const RequestFilters *filters = nullptr;
+};
+
 std::optional<QString> maxPriceReason(const config::ChannelModel &served, const ProviderPreferences &prefs,
-                                      const QString *promptText, const QString *completionText)
+                                      const PriceTexts &texts)
 {
     if (!prefs.maxPrice)
         return std::nullopt;
-    // The limit itself is allowed: only a price strictly above it is dropped.
+    // The limit itself is allowed: only a price strictly above it is dropped. Reasons are joined
+    // in one allocation (QStringBuilder); arg() would parse its pattern for every dropped channel.
     if (prefs.maxPriceHasPrompt && served.price.prompt > prefs.maxPrice->prompt)
-        return QStringLiteral("prompt price %1 above max_price.prompt %2")
-            .arg(promptText ? *promptText : QStringLiteral("%1").arg(served.price.prompt),
-                 QStringLiteral("%1").arg(prefs.maxPrice->prompt));
+        return QString(QLatin1String("prompt price ") % (texts.prompt ? *texts.prompt : priceText(served.price.prompt))
+                       % QLatin1String(" above max_price.prompt ")
+                       % (texts.filters ? texts.filters->maxPromptText() : priceText(prefs.maxPrice->prompt)));
     if (prefs.maxPriceHasCompletion && served.price.completion > prefs.maxPrice->completion)
-        return QStringLiteral("completion price %1 above max_price.completion %2")
-            .arg(completionText ? *completionText : QStringLiteral("%1").arg(served.price.completion),
-                 QStringLiteral("%1").arg(prefs.maxPrice->completion));
+        return QString(QLatin1String("completion price ")
+                       % (texts.completion ? *texts.completion : priceText(served.price.completion))
+                       % QLatin1String(" above max_price.completion ")
+                       % (texts.filters ? texts.filters->maxCompletionText() : priceText(prefs.maxPrice->completion)));
     return std::nullopt;
 }
 
@@ -103,9 +111,12 @@ std::optional<QString> parametersReason(const config::Channel &channel, const Se
     return QStringLiteral("does not support %1 (require_parameters)").arg(missing.join(QStringLiteral(", ")));
 }
 
+// `onlyMatches()` / `ignoreMatches()`: whether a name of provider.only / ignore designates the
+// channel (asked only when that list is given).
+template <class OnlyMatches, class IgnoreMatches>
 std::optional<QString> rejectionReasonOf(const config::Channel &channel, const config::ChannelModel &served,
-                                         ChannelTier tier, const QString *promptText, const QString *completionText,
-                                         const SelectionRequest &request)
+                                         ChannelTier tier, const PriceTexts &texts, const SelectionRequest &request,
+                                         OnlyMatches onlyMatches, IgnoreMatches ignoreMatches)
 {
     const ProviderPreferences &prefs = request.preferences;
     if (!channel.enabled)
@@ -115,12 +126,12 @@ std::optional<QString> rejectionReasonOf(const config::Channel &channel, const c
     // `only` wins over `ignore`: when `only` is given it alone decides, so a channel named in
     // both lists is kept.
     if (!prefs.only.isEmpty()) {
-        if (!anyNameMatches(channel, prefs.only))
+        if (!onlyMatches())
             return QStringLiteral("not in provider.only");
-    } else if (anyNameMatches(channel, prefs.ignore)) {
+    } else if (!prefs.ignore.isEmpty() && ignoreMatches()) {
         return QStringLiteral("ignored by provider.ignore");
     }
-    if (auto reason = maxPriceReason(served, prefs, promptText, completionText))
+    if (auto reason = maxPriceReason(served, prefs, texts))
         return reason;
     if (auto reason = quantizationReason(channel, prefs))
         return reason;
@@ -140,14 +151,45 @@ std::optional<QString> rejectionReasonOf(const config::Channel &channel, const c
 std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
                                        const SelectionRequest &request)
 {
-    return rejectionReasonOf(channel, served, tierOf(channel), nullptr, nullptr, request);
+    const auto matchesAny = [&](const QStringList &names) {
+        return std::any_of(names.begin(), names.end(),
+                           [&](const QString &name) { return providerNameMatches(channel, name); });
+    };
+    const ProviderPreferences &prefs = request.preferences;
+    return rejectionReasonOf(
+        channel, served, tierOf(channel), PriceTexts{}, request,
+        [&] { return matchesAny(prefs.only); }, [&] { return matchesAny(prefs.ignore); });
+}
+
+RequestFilters::RequestFilters(const SelectionRequest &request)
+    : m_request(request)
+    , m_only(foldedNames(request.preferences.only))
+    , m_ignore(foldedNames(request.preferences.ignore))
+    , m_order(foldedNames(request.preferences.order))
+{
+}
+
+const QString &RequestFilters::maxPromptText() const
+{
+    if (m_maxPromptText.isNull() && m_request.preferences.maxPrice)
+        m_maxPromptText = priceText(m_request.preferences.maxPrice->prompt);
+    return m_maxPromptText;
+}
+
+const QString &RequestFilters::maxCompletionText() const
+{
+    if (m_maxCompletionText.isNull() && m_request.preferences.maxPrice)
+        m_maxCompletionText = priceText(m_request.preferences.maxPrice->completion);
+    return m_maxCompletionText;
 }
 
 std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
-                                       const Route &route, const SelectionRequest &request)
+                                       const Route &route, const ChannelNames &names, const RequestFilters &filters)
 {
-    return rejectionReasonOf(channel, served, route.tier, &route.promptPriceText, &route.completionPriceText,
-                             request);
+    const PriceTexts texts{&route.promptPriceText, &route.completionPriceText, &filters};
+    const auto onlyMatches = [&] { return anyNameMatches(names, filters.only()); };
+    const auto ignoreMatches = [&] { return anyNameMatches(names, filters.ignore()); };
+    return rejectionReasonOf(channel, served, route.tier, texts, filters.request(), onlyMatches, ignoreMatches);
 }
 
 } // namespace sy::routing

@@ -6,6 +6,7 @@
 //
 // Thread: any; pure functions.
 #include "routing/ChannelSelector.h"
+#include "routing/ProviderNames.h"
 #include "routing/RouteTable.h"
 
 #include <QString>
@@ -28,9 +29,31 @@ bool providerNameMatches(const config::Channel &channel, const QString &name);
 // Why `channel` must not serve `served` for this request, or nullopt when it may.
 std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
                                        const SelectionRequest &request);
-// The same for a channel found through a RouteTable (`route` names `channel` and `served`): the
-// same reasons, from the facts the table prepared.
+// What the filters read from one request, prepared once per selection: the provider.only /
+// ignore / order names folded (ProviderNames), and the max_price limits as the reasons write
+// them, formatted on the first drop that needs them.
+// Thread: one thread; lives for one selection and must not outlive `request`.
+class RequestFilters {
+public:
+    explicit RequestFilters(const SelectionRequest &request);
+
+    const SelectionRequest &request() const { return m_request; }
+    const std::vector<FoldedName> &only() const { return m_only; }
+    const std::vector<FoldedName> &ignore() const { return m_ignore; }
+    const std::vector<FoldedName> &order() const { return m_order; }
+    const QString &maxPromptText() const;
+    const QString &maxCompletionText() const;
+
+private:
+    const SelectionRequest &m_request;
+    std::vector<FoldedName> m_only, m_ignore, m_order;
+    mutable QString m_maxPromptText, m_maxCompletionText;   // null until first needed
+};
+
+// The same for a channel found through a RouteTable (`route` names `channel` and `served`,
+// `names` are the table's names of `channel`): the same reasons, from the facts the table and
+// `filters` prepared.
 std::optional<QString> rejectionReason(const config::Channel &channel, const config::ChannelModel &served,
-                                       const Route &route, const SelectionRequest &request);
+                                       const Route &route, const ChannelNames &names, const RequestFilters &filters);
 
 } // namespace sy::routing

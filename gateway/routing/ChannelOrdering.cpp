@@ -57,20 +57,20 @@ bool missesAny(const metrics::Percentiles &observed, const PercentileThresholds 
 
 } // namespace
 
-ChannelOrdering::ChannelOrdering(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random)
-    : m_metrics(metrics), m_health(health), m_random(random)
+ChannelOrdering::ChannelOrdering(const metrics::MetricsWindow &metrics, Random &random)
+    : m_metrics(metrics), m_random(random)
 {
 }
 
 metrics::MetricsSnapshot ChannelOrdering::snapshotOf(const Candidate &candidate) const
 {
-    return m_metrics.snapshot(metrics::ChannelModel{candidate.channel->id, candidate.modelId});
+    return m_metrics.percentiles(metrics::ChannelModel{candidate.channel->id, candidate.modelId});
 }
 
 double ChannelOrdering::weight(const Candidate &candidate) const
 {
     const double price = std::max(candidatePrice(candidate), kMinWeightedPrice);
-    double factor = m_health.healthFactor(candidate.channel->id, candidate.modelId);
+    double factor = candidate.health.factor;
     if (!std::isfinite(factor) || factor < kMinHealthFactor)
         factor = kMinHealthFactor;
     factor = std::min(factor, 1.0);
@@ -79,30 +79,33 @@ double ChannelOrdering::weight(const Candidate &candidate) const
 
 std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> group)
 {
-    std::vector<Candidate> drawn;
-    drawn.reserve(group.size());
+    // The draw works on positions and weights; candidates are moved once, into `drawn`.
+    std::vector<std::size_t> remaining(group.size());
     std::vector<double> weights;
     weights.reserve(group.size());
-    for (const Candidate &candidate : group)
-        weights.push_back(weight(candidate));
-
-    while (!group.empty()) {
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        remaining[i] = i;
+        weights.push_back(weight(group[i]));
+    }
+    std::vector<Candidate> drawn;
+    drawn.reserve(group.size());
+    while (!remaining.empty()) {
         double total = 0;
         for (double w : weights)
             total += w;
         const double target = m_random.uniform() * total;
         // The last one also takes a target that rounding pushed to (or past) the total.
-        std::size_t pick = group.size() - 1;
+        std::size_t pick = remaining.size() - 1;
         double cumulative = 0;
-        for (std::size_t i = 0; i < group.size(); ++i) {
+        for (std::size_t i = 0; i < remaining.size(); ++i) {
             cumulative += weights[i];
             if (target < cumulative) {
                 pick = i;
                 break;
             }
         }
-        drawn.push_back(group[pick]);
-        group.erase(group.begin() + static_cast<std::ptrdiff_t>(pick));
+        drawn.push_back(std::move(group[remaining[pick]]));
+        remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(pick));
         weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(pick));
     }
     return drawn;
@@ -110,18 +113,20 @@ std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> grou
 
 std::vector<Candidate> ChannelOrdering::defaultOrder(std::vector<Candidate> group, QStringList &trace)
 {
+    trace.append(QStringLiteral("weighted random by 1/price² × health"));
+    // Usually no candidate failed recently: one draw over the group as it is.
+    if (std::none_of(group.begin(), group.end(), [](const Candidate &c) { return c.health.failedRecently; }))
+        return weightedDraw(std::move(group));
+
     std::vector<Candidate> stable;
     std::vector<Candidate> failed;
     for (Candidate &candidate : group)
-        (m_health.failedRecently(candidate.channel->id) ? failed : stable).push_back(candidate);
+        (candidate.health.failedRecently ? failed : stable).push_back(std::move(candidate));
 
     std::vector<Candidate> ordered = weightedDraw(std::move(stable));
     const std::vector<Candidate> failedOrdered = weightedDraw(std::move(failed));
     ordered.insert(ordered.end(), failedOrdered.begin(), failedOrdered.end());
-
-    trace.append(QStringLiteral("weighted random by 1/price² × health"));
-    if (!failedOrdered.empty())
-        trace.append(QStringLiteral("%1 failed recently → last").arg(idsOf(failedOrdered)));
+    trace.append(QStringLiteral("%1 failed recently → last").arg(idsOf(failedOrdered)));
     return ordered;
 }
 
@@ -151,23 +156,26 @@ std::optional<double> ChannelOrdering::sortKey(const Candidate &candidate, SortB
 
 void ChannelOrdering::sortBy(std::vector<Candidate> &group, SortBy by, QStringList &trace) const
 {
-    std::vector<std::pair<std::optional<double>, Candidate>> keyed;
+    // Sorted as (key, position) pairs, then the candidates moved once into that order.
+    std::vector<std::pair<std::optional<double>, std::size_t>> keyed;
     keyed.reserve(group.size());
-    for (const Candidate &candidate : group)
-        keyed.emplace_back(sortKey(candidate, by), candidate);
+    for (std::size_t i = 0; i < group.size(); ++i)
+        keyed.emplace_back(sortKey(group[i], by), i);
     std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) {
         if (a.first.has_value() != b.first.has_value())
             return a.first.has_value();     // with metrics before without
         return a.first.has_value() && *a.first < *b.first;
     });
 
+    std::vector<Candidate> sorted;
+    sorted.reserve(group.size());
     std::vector<Candidate> withoutMetrics;
-    group.clear();
-    for (const auto &[key, candidate] : keyed) {
-        group.push_back(candidate);
+    for (const auto &[key, position] : keyed) {
         if (!key)
-            withoutMetrics.push_back(candidate);
+            withoutMetrics.push_back(group[position]);
+        sorted.push_back(std::move(group[position]));
     }
+    group = std::move(sorted);
 
     static const char *const descriptions[] = {"price (prompt+completion, cheapest first)",
                                                "throughput (p50 tokens/s, highest first)",
@@ -201,7 +209,7 @@ void ChannelOrdering::demoteThresholdMisses(std::vector<Candidate> &group, const
 void ChannelOrdering::demoteCoolingDown(std::vector<Candidate> &group, QStringList &trace) const
 {
     const std::vector<Candidate> moved = moveToEnd(
-        group, [&](const Candidate &candidate) { return m_health.isCoolingDown(candidate.channel->id); });
+        group, [](const Candidate &candidate) { return candidate.health.coolingDown; });
     if (!moved.empty())
         trace.append(QStringLiteral("%1 cooling down → very end (last resort)").arg(idsOf(moved)));
 }

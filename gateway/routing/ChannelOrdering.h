@@ -7,6 +7,9 @@
 // Units: prices per 1M tokens; throughput p50 in tokens/s; latency is time to first token in
 // ms from MetricsWindow, thresholds from preferred_max_latency are in seconds (×1000 here).
 //
+// Health: every step reads the candidates' `health` (filled by ChannelSelector from the
+// HealthView), never the view itself.
+//
 // Thread: one thread; the referenced views and Random are used only during calls.
 #include "routing/ChannelSelector.h"
 
@@ -30,7 +33,7 @@ inline constexpr double kMinHealthFactor = 1e-6;
 
 class ChannelOrdering {
 public:
-    ChannelOrdering(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random);
+    ChannelOrdering(const metrics::MetricsWindow &metrics, Random &random);
 
     // Default order: channels not failed recently first, drawn by weighted random without
     // replacement (weight = 1 / max(price, kMinWeightedPrice)² × health factor); then the
@@ -57,10 +60,9 @@ public:
 
 private:
     double weight(const Candidate &candidate) const;
-    metrics::MetricsSnapshot snapshotOf(const Candidate &candidate) const;
+    metrics::MetricsSnapshot snapshotOf(const Candidate &candidate) const;   // percentiles only
 
     const metrics::MetricsWindow &m_metrics;
-    const HealthView &m_health;
     Random &m_random;
 };
 

@@ -14,6 +14,8 @@
 //   filtered. It is applied last, so a cooling-down channel is kept only when it is the only one.
 // - Step sequence per group: base order → preferred_* thresholds → cooling down to the very end
 //   → allow_fallbacks truncation.
+// - Health is asked once per candidate, when it passes the filters (HealthView::facts); every
+//   step of one selection reads that answer, so a selection sees one consistent health state.
 #include "routing/ChannelSelector.h"
 
 #include "routing/ChannelFilters.h"
@@ -32,22 +34,23 @@ struct Group {
     QStringList trace;
 };
 
-// Position in provider.order of the first entry naming the channel; INT_MAX when not listed.
-int orderRank(const config::Channel &channel, const QStringList &order)
-{
-    for (int i = 0; i < order.size(); ++i) {
-        if (providerNameMatches(channel, order.at(i)))
-            return i;
+// The RouteTable's folded names of a candidate's channel (candidates point into `channels`).
+struct NamesOf {
+    const std::vector<config::Channel> &channels;
+    const RouteTable &routes;
+    const ChannelNames &operator()(const Candidate &candidate) const
+    {
+        return routes.namesOf(int(candidate.channel - channels.data()));
     }
-    return INT_MAX;
-}
+};
 
 // Drops the channels `order` does not list (order + allow_fallbacks: false).
-void keepOnlyOrdered(Group &group, const QStringList &order, std::vector<FilteredChannel> &filtered)
+void keepOnlyOrdered(Group &group, const std::vector<FoldedName> &order, const NamesOf &namesOf,
+                     std::vector<FilteredChannel> &filtered)
 {
     std::vector<Candidate> kept;
     for (const Candidate &candidate : group.members) {
-        if (orderRank(*candidate.channel, order) == INT_MAX)
+        if (orderRank(namesOf(candidate), order) == INT_MAX)
             filtered.push_back({candidate.channel->id, candidate.modelId,
                                 QStringLiteral("not in provider.order and allow_fallbacks is false")});
         else
@@ -56,13 +59,14 @@ void keepOnlyOrdered(Group &group, const QStringList &order, std::vector<Filtere
     group.members = std::move(kept);
 }
 
-void applyOrder(Group &group, const QStringList &order, bool allowFallbacks)
+void applyOrder(Group &group, const QStringList &order, const std::vector<FoldedName> &foldedOrder,
+                const NamesOf &namesOf, bool allowFallbacks)
 {
-    // Each rank computed once (case-insensitive name compares), not once per comparison.
+    // Each rank computed once, not once per comparison.
     std::vector<std::pair<int, Candidate>> ranked;
     ranked.reserve(group.members.size());
     for (const Candidate &candidate : group.members)
-        ranked.emplace_back(orderRank(*candidate.channel, order), candidate);
+        ranked.emplace_back(orderRank(namesOf(candidate), foldedOrder), candidate);
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     for (std::size_t i = 0; i < ranked.size(); ++i)
@@ -127,7 +131,9 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
 {
     Selection selection;
     const ProviderPreferences &prefs = request.preferences;
-    ChannelOrdering ordering(m_metrics, m_health, m_random);
+    ChannelOrdering ordering(m_metrics, m_random);
+    const RequestFilters filters(request);
+    const NamesOf namesOf{channels, routes};
 
     // 1. Candidates per model of the chain, filtered; each group in default order (the base for
     //    ties in every mode).
@@ -143,11 +149,11 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
         for (const Route &route : modelRoutes) {
             const config::Channel &channel = channels[size_t(route.channel)];
             const config::ChannelModel &served = channel.models[size_t(route.served)];
-            if (auto reason = rejectionReason(channel, served, route, request)) {
+            if (auto reason = rejectionReason(channel, served, route, routes.namesOf(route.channel), filters)) {
                 selection.filtered.push_back({channel.id, modelId, std::move(*reason)});
                 continue;
             }
-            group.members.push_back(Candidate{&channel, &served, modelId});
+            group.members.push_back(Candidate{&channel, &served, modelId, m_health.facts(channel.id, modelId)});
         }
         if (group.members.empty()) {
             group.trace.append(QStringLiteral("no channel left after filters"));
@@ -165,7 +171,7 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
     const bool fencedByOrder = !prefs.order.isEmpty() && !prefs.allowFallbacks;
     if (fencedByOrder) {
         for (Group &group : groups)
-            keepOnlyOrdered(group, prefs.order, selection.filtered);
+            keepOnlyOrdered(group, filters.order(), namesOf, selection.filtered);
     }
     if (prefs.sort) {
         if (prefs.sort->partition == SortPartition::None) {
@@ -187,7 +193,7 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
     } else if (!prefs.order.isEmpty()) {
         for (Group &group : groups) {
             if (!group.members.empty())
-                applyOrder(group, prefs.order, prefs.allowFallbacks);
+                applyOrder(group, prefs.order, filters.order(), namesOf, prefs.allowFallbacks);
         }
     } else if (!request.stickyChannelId.isEmpty() && !groups.empty() && !groups.front().members.empty()) {
         applyStickiness(groups.front(), request.stickyChannelId, m_health);

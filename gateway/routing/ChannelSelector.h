@@ -18,6 +18,13 @@ namespace sy::routing {
 
 class RouteTable;
 
+// What the selector knows about one candidate's health, asked once per candidate.
+struct HealthFacts {
+    bool failedRecently = false;
+    bool coolingDown = false;
+    double factor = 1.0;
+};
+
 // What the selector needs to know about channel health (implemented by the health tracker).
 class HealthView {
 public:
@@ -28,12 +35,19 @@ public:
     virtual bool isCoolingDown(const QString &channelId) const = 0;
     // (0, 1]: shrinks with the recent error rate and with latency far above the channel's normal.
     virtual double healthFactor(const QString &channelId, const QString &modelId) const = 0;
+    // The three answers above for one candidate at one instant. The selector asks this once per
+    // candidate; a view that can answer all three with one lookup should override it.
+    virtual HealthFacts facts(const QString &channelId, const QString &modelId) const
+    {
+        return {failedRecently(channelId), isCoolingDown(channelId), healthFactor(channelId, modelId)};
+    }
 };
 
 struct Candidate {
     const config::Channel *channel = nullptr;
     const config::ChannelModel *served = nullptr;   // upstream name and price on this channel
     QString modelId;                                // public model id
+    HealthFacts health;                             // as the HealthView said when it was selected
 };
 
 struct FilteredChannel {

@@ -13,8 +13,10 @@ ChannelTier tierOf(const config::Channel &channel)
 
 RouteTable::RouteTable(const std::vector<config::Channel> &channels)
 {
+    m_names.reserve(channels.size());
     for (int c = 0; c < int(channels.size()); ++c) {
         const config::Channel &channel = channels[size_t(c)];
+        m_names.emplace_back(channel);
         const ChannelTier tier = tierOf(channel);
         for (int m = 0; m < int(channel.models.size()); ++m) {
             const config::ChannelModel &served = channel.models[size_t(m)];

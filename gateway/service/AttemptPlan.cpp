@@ -2,6 +2,8 @@
 
 #include "service/CredentialVaulting.h"
 
+#include <algorithm>
+
 namespace sy::service {
 
 QSet<QString> parseSimulateFail(const QByteArray &header)
@@ -35,6 +37,10 @@ AttemptPlan planAttempts(const Workspace &workspace, const routing::SelectionReq
 {
     AttemptPlan plan;
     plan.selection = routing.selector.select(workspace.config().channels, workspace.routeTable(), selectionRequest);
+    size_t expected = 0;   // one attempt per credential (or one per channel without any)
+    for (const routing::Candidate &candidate : plan.selection.ordered)
+        expected += std::max<size_t>(1, candidate.channel->credentials.size());
+    plan.attempts.reserve(expected);
 
     for (const routing::Candidate &candidate : plan.selection.ordered) {
         PlannedAttempt base;

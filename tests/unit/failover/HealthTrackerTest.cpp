@@ -464,3 +464,45 @@ TEST_F(HealthTrackerTest, SimulatedDownIsNotAFailure)
 
 } // namespace
 } // namespace sy::failover
+
+namespace sy::failover {
+namespace {
+
+// facts() is the three single answers at one instant, for every state a channel can be in.
+TEST_F(HealthTrackerTest, FactsAreTheThreeAnswersAtOnce)
+{
+    const auto expectSame = [&](const QString &channelId, const QString &modelId) {
+        const routing::HealthFacts facts = health.facts(channelId, modelId);
+        EXPECT_EQ(facts.failedRecently, health.failedRecently(channelId));
+        EXPECT_EQ(facts.coolingDown, health.isCoolingDown(channelId));
+        EXPECT_DOUBLE_EQ(facts.factor, health.healthFactor(channelId, modelId));
+    };
+    expectSame(kChannel, kModel);   // unknown: healthy, factor 1
+    EXPECT_DOUBLE_EQ(health.facts(kChannel, kModel).factor, 1.0);
+
+    succeed(10, 100ms);
+    succeed(5, 1000ms);             // slow against its normal: the factor shrinks
+    expectSame(kChannel, kModel);
+    expectSame(kChannel, kOtherModel);
+    EXPECT_LT(health.facts(kChannel, kModel).factor, health.facts(kChannel, kOtherModel).factor);
+
+    clock.advance(31s);             // the successes leave the 30 s window (not the factor's 60 s)
+    fail(2);                        // failed recently, not yet cooling
+    expectSame(kChannel, kModel);
+    EXPECT_TRUE(health.facts(kChannel, kModel).failedRecently);
+    fail(1);                        // third in a row: cooling down
+    expectSame(kChannel, kModel);
+    EXPECT_TRUE(health.facts(kChannel, kModel).coolingDown);
+
+    clock.advance(40s);             // the failures left the 30 s window; the cooldown ended
+    expectSame(kChannel, kModel);
+    EXPECT_FALSE(health.facts(kChannel, kModel).failedRecently);
+    EXPECT_FALSE(health.facts(kChannel, kModel).coolingDown);
+
+    health.setSimulatedDown(kOtherChannel, clock.now() + 10s);
+    expectSame(kOtherChannel, kModel);
+    EXPECT_TRUE(health.facts(kOtherChannel, kModel).coolingDown);
+}
+
+} // namespace
+} // namespace sy::failover

@@ -46,6 +46,28 @@ TEST_F(MetricsWindowPercentilesTest, LatencyPercentilesOfOneToHundredAreNearestR
     EXPECT_EQ(snap.latencyMs->p99, 99.0);
 }
 
+// percentiles() is snapshot() without the counts: the same percentiles, every count left 0.
+TEST_F(MetricsWindowPercentilesTest, PercentilesAloneMatchTheSnapshotAndCarryNoCounts)
+{
+    for (int latencyMs : shuffledOneTo(100))
+        metrics.recordFinish(kKey, successMs(latencyMs));
+    metrics.recordFinish(kKey, failureMs(3));
+    metrics.recordStart(kKey);
+    const MetricsSnapshot full = metrics.snapshot(kKey);
+    const MetricsSnapshot alone = metrics.percentiles(kKey);
+    ASSERT_TRUE(full.latencyMs && alone.latencyMs);
+    EXPECT_EQ(alone.latencyMs->p50, full.latencyMs->p50);
+    EXPECT_EQ(alone.latencyMs->p99, full.latencyMs->p99);
+    EXPECT_EQ(alone.ttftMs.has_value(), full.ttftMs.has_value());
+    EXPECT_EQ(alone.tokensPerSecond.has_value(), full.tokensPerSecond.has_value());
+    EXPECT_EQ(full.requests, 101u);
+    EXPECT_EQ(full.inFlight, 1);
+    EXPECT_EQ(alone.requests, 0u);
+    EXPECT_EQ(alone.errors, 0u);
+    EXPECT_EQ(alone.inFlight, 0);
+    EXPECT_EQ(alone.errorRate, 0.0);
+}
+
 // A fast local upstream: attempts timed on the fake clock at 200..500 µs keep their sub-millisecond
 // values (reported in fractional milliseconds), never rounded to 0.
 TEST_F(MetricsWindowPercentilesTest, SubMillisecondLatenciesKeepMicrosecondPrecision)

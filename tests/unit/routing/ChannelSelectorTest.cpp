@@ -230,3 +230,42 @@ TEST_F(ChannelSelectorTest, StickinessIsIgnoredWithSortOrOrder)
 
 } // namespace
 } // namespace sy::routing::test
+
+namespace sy::routing::test {
+namespace {
+
+// A view that answers like FakeHealth and counts the questions.
+class CountingHealth final : public HealthView {
+public:
+    mutable int single = 0;   // failedRecently / isCoolingDown / healthFactor
+    mutable int factsAsked = 0;
+    bool failedRecently(const QString &) const override { return ++single, false; }
+    bool isCoolingDown(const QString &channelId) const override { return ++single, channelId == "cool"; }
+    double healthFactor(const QString &, const QString &) const override { return ++single, 1.0; }
+    HealthFacts facts(const QString &channelId, const QString &) const override
+    {
+        ++factsAsked;
+        return {false, channelId == "cool", 1.0};
+    }
+};
+
+TEST_F(ChannelSelectorTest, HealthIsAskedOnceForEachCandidateThatPassedTheFilters)
+{
+    add("a", "x", 1.0, {kModel, kFallback});
+    add("cool", "y", 1.0, {kModel});
+    add("ignored", "z", 1.0, {kModel});
+    CountingHealth counting;
+    ChannelSelector countingSelector{metrics, counting, random};
+    ProviderPreferences prefs;
+    prefs.ignore = {"z"};
+    const Selection selection = countingSelector.select(channels, requestFor({kModel, kFallback}, prefs));
+    EXPECT_EQ(orderedIds(selection), QStringList({"a@" + kModel, "cool@" + kModel, "a@" + kFallback}));
+    EXPECT_EQ(counting.factsAsked, 3);
+    EXPECT_EQ(counting.single, 0);
+    // ... and every step reads that answer: the cooling channel still went last in its group.
+    ASSERT_EQ(selection.ordered.size(), 3u);
+    EXPECT_TRUE(selection.ordered[1].health.coolingDown);
+}
+
+} // namespace
+} // namespace sy::routing::test
