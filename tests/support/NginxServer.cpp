@@ -1,24 +1,15 @@
 #include "support/NginxServer.h"
 
+#include "support/LocalServers.h"
 #include "support/Waits.h"
 
 #include <QFile>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTcpSocket>
 #include <csignal>
 
 namespace sy::test {
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
 
 bool accepts(quint16 port)
 {
@@ -36,10 +27,7 @@ NginxServer::~NginxServer()
 
 QString NginxServer::programPath()
 {
-    QString path = QStandardPaths::findExecutable(QStringLiteral("nginx"));
-    if (path.isEmpty())
-        path = QStandardPaths::findExecutable(QStringLiteral("nginx"), {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin")});
-    return path;
+    return findServerProgram(QStringLiteral("nginx"));
 }
 
 QString NginxServer::missingMessage()
@@ -55,7 +43,7 @@ bool NginxServer::start(const QByteArray &httpBlock, std::chrono::milliseconds l
     stop();
     // A free port can be taken between the probe and nginx's bind: try a few.
     for (int attempt = 0; attempt < 3; ++attempt) {
-        const quint16 chosen = freePort();
+        const quint16 chosen = freeLoopbackPort();
         if (chosen != 0 && launch(httpBlock, chosen, limit))
             return true;
     }

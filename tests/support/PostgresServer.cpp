@@ -1,10 +1,11 @@
 #include "support/PostgresServer.h"
 
+#include "support/LocalServers.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QTcpServer>
 #include <QThread>
 
 #include <csignal>
@@ -27,14 +28,6 @@ bool runningAsRoot()
 QString binary(const QString &name)
 {
     return kBinDir + QLatin1Char('/') + name;
-}
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
 }
 
 // Hands `path` to the server's user (root only; otherwise we are that user already).
@@ -144,7 +137,7 @@ bool PostgresServer::initialize()
               QStringLiteral("--auth-host=scram-sha-256"), QStringLiteral("--encoding=UTF8"), QStringLiteral("--no-locale"),
               QStringLiteral("--no-sync")}))
         return false;
-    m_port = freePort();
+    m_port = freeLoopbackPort();
     m_initialized = m_port != 0;
     if (!m_initialized)
         m_error = QStringLiteral("no free loopback port");

@@ -1,23 +1,14 @@
 #include "support/RedisServer.h"
 
+#include "support/LocalServers.h"
 #include "support/Waits.h"
 
 #include <QFileInfo>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTcpSocket>
 
 namespace sy::test {
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
 
 QByteArray resp(const QList<QByteArray> &argv)
 {
@@ -36,10 +27,7 @@ RedisServer::~RedisServer()
 
 QString RedisServer::programPath()
 {
-    QString path = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
-    if (path.isEmpty())
-        path = QStandardPaths::findExecutable(QStringLiteral("redis-server"), {QStringLiteral("/usr/bin"), QStringLiteral("/usr/sbin")});
-    return path;
+    return findServerProgram(QStringLiteral("redis-server"));
 }
 
 QString RedisServer::missingMessage()
@@ -56,7 +44,7 @@ bool RedisServer::start(const QByteArray &password, quint16 port, std::chrono::m
     m_password = password;
     // A free port can be taken between the probe and the server's bind: try a few.
     for (int attempt = 0; attempt < 3; ++attempt) {
-        const quint16 chosen = port != 0 ? port : freePort();
+        const quint16 chosen = port != 0 ? port : freeLoopbackPort();
         if (chosen != 0 && launch(chosen, limit))
             return true;
         if (port != 0)
