@@ -1,50 +1,14 @@
 // HealthTracker (SPEC §3.5 default order, §4 "Health"): the 30 s "failed recently" rule, cooldowns
-// that double from 5 s up to 300 s and end with a probe, the health factor from error rate and
-// latency far above the channel's own normal, simulated down and the dashboard states. A FakeClock
-// steps onto and across every time boundary.
-#include "failover/HealthTracker.h"
-
-#include "support/FakeClock.h"
-
-#include <gtest/gtest.h>
-
-#include <chrono>
-#include <cmath>
-#include <vector>
+// that double from 5 s up to 300 s and end with a probe, simulated down and the dashboard states. A
+// FakeClock steps onto and across every time boundary. The health factor: HealthFactorTest.cpp.
+#include "HealthTrackerFixture.h"
 
 namespace sy::failover {
 namespace {
 
+using namespace test;
 using namespace std::chrono_literals;
 using std::chrono::milliseconds;
-
-const QString kChannel = QStringLiteral("openai-main");
-const QString kOtherChannel = QStringLiteral("openai-backup");
-const QString kModel = QStringLiteral("gpt-4o");
-const QString kOtherModel = QStringLiteral("gpt-4o-mini");
-
-class HealthTrackerTest : public ::testing::Test {
-protected:
-    void fail(int times, const QString &channelId = kChannel)
-    {
-        for (int i = 0; i < times; ++i)
-            health.recordFailure(channelId, kModel);
-    }
-    void succeed(int times, milliseconds latency = 100ms, const QString &channelId = kChannel,
-                 const QString &modelId = kModel)
-    {
-        for (int i = 0; i < times; ++i)
-            health.recordSuccess(channelId, modelId, latency);
-    }
-    // Time left until the channel's cooldown ends (negative once it has ended).
-    milliseconds cooldownLeft(const QString &channelId = kChannel) const
-    {
-        return std::chrono::duration_cast<milliseconds>(health.cooldownUntil(channelId) - clock.now());
-    }
-
-    sy::test::FakeClock clock;
-    HealthTracker health{clock};  // default policy: 30 s window, 3 failures, 5 s .. 300 s
-};
 
 // --- unknown channels ------------------------------------------------------------------------
 
@@ -257,172 +221,6 @@ TEST_F(HealthTrackerTest, PolicyChangesThresholdAndLengths)
     }
 }
 
-// --- health factor -----------------------------------------------------------------------------
-
-TEST_F(HealthTrackerTest, FactorShrinksWithTheSmoothedErrorRate)
-{
-    struct Row {
-        int successes;
-        int failures;
-        double factor;  // (1 - failures / (total + 2))², at least 0.01
-    };
-    const std::vector<Row> rows = {
-        {1, 0, 1.0},
-        {20, 0, 1.0},
-        {1, 1, 0.5625},                               // one failure in two is not yet a 50 % channel
-        {9, 1, (11.0 / 12.0) * (11.0 / 12.0)},
-        {0, 3, 0.16},
-        {0, 200, 0.01},                               // clamped, never zero
-    };
-    for (const Row &row : rows) {
-        SCOPED_TRACE(testing::Message() << row.successes << " successes, " << row.failures << " failures");
-        const QString channelId = QStringLiteral("ch-%1-%2").arg(row.successes).arg(row.failures);
-        succeed(row.successes, 100ms, channelId);
-        fail(row.failures, channelId);
-        EXPECT_NEAR(health.healthFactor(channelId, kModel), row.factor, 1e-9);
-    }
-}
-
-TEST_F(HealthTrackerTest, ErrorsLeaveTheFactorAfterSixtySeconds)
-{
-    fail(2);
-    const double withErrors = 0.25;  // (1 - 2/4)²
-    clock.advance(59'999ms);
-    EXPECT_NEAR(health.healthFactor(kChannel, kModel), withErrors, 1e-9);
-    clock.advance(1ms);  // exactly 60 s: still inside
-    EXPECT_NEAR(health.healthFactor(kChannel, kModel), withErrors, 1e-9);
-    clock.advance(1ms);
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
-}
-
-TEST_F(HealthTrackerTest, ErrorsOfAnyModelCountForTheChannel)
-{
-    health.recordFailure(kChannel, kOtherModel);
-    health.recordFailure(kChannel, kOtherModel);
-    EXPECT_LT(health.healthFactor(kChannel, kModel), 1.0);
-}
-
-// The channel's normal is set by one success at 100 ms; a minute later (outside the factor window)
-// one success at `latency` is the recent sample.
-class HealthTrackerLatencyTest : public HealthTrackerTest {
-protected:
-    double factorAfterQuietMinuteThen(milliseconds latency, const QString &channelId = kChannel)
-    {
-        succeed(1, 100ms, channelId);
-        clock.advance(61s);
-        succeed(1, latency, channelId);
-        return health.healthFactor(channelId, kModel);
-    }
-};
-
-TEST_F(HealthTrackerLatencyTest, LatencyBelowTwiceTheNormalCostsNothing)
-{
-    EXPECT_DOUBLE_EQ(factorAfterQuietMinuteThen(180ms), 1.0);
-}
-
-TEST_F(HealthTrackerLatencyTest, LatencyFarAboveTheNormalShrinksTheFactor)
-{
-    const double factor = factorAfterQuietMinuteThen(1'000ms);
-    EXPECT_LT(factor, 0.5);
-    EXPECT_GE(factor, 0.01);
-}
-
-TEST_F(HealthTrackerLatencyTest, SlowerMeansSmallerFactor)
-{
-    const double slow = factorAfterQuietMinuteThen(400ms, QStringLiteral("slow"));
-    const double slower = factorAfterQuietMinuteThen(1'000ms, QStringLiteral("slower"));
-    const double slowest = factorAfterQuietMinuteThen(5'000ms, QStringLiteral("slowest"));
-    EXPECT_LT(slow, 1.0);
-    EXPECT_LT(slower, slow);
-    EXPECT_LT(slowest, slower);
-    EXPECT_GE(slowest, 0.01);
-}
-
-TEST_F(HealthTrackerLatencyTest, LatencyIsJudgedAgainstTheSameModelsNormal)
-{
-    succeed(1, 100ms, kChannel, kModel);
-    succeed(1, 2'000ms, kChannel, kOtherModel);  // another model's normal is simply slower
-    clock.advance(61s);
-    succeed(1, 2'000ms, kChannel, kOtherModel);
-    succeed(1, 100ms, kChannel, kModel);
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kOtherModel), 1.0);
-}
-
-TEST_F(HealthTrackerLatencyTest, SlowModelDoesNotShrinkTheFactorOfAnother)
-{
-    succeed(1, 100ms, kChannel, kModel);
-    succeed(1, 100ms, kChannel, kOtherModel);
-    clock.advance(61s);
-    succeed(1, 5'000ms, kChannel, kOtherModel);
-    EXPECT_LT(health.healthFactor(kChannel, kOtherModel), 0.5);
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
-}
-
-// Busy channel: 20 requests at its normal 100 ms, then the last 10 take 100 times as long. A slowdown
-// of that size is "latency far above its own normal" and must cost more than half the weight.
-TEST_F(HealthTrackerLatencyTest, SustainedHundredfoldSlowdownOnABusyChannelHalvesTheFactor)
-{
-    for (int i = 0; i < 20; ++i) {
-        succeed(1, 100ms);
-        clock.advance(1s);
-    }
-    for (int i = 0; i < 10; ++i) {
-        succeed(1, 10'000ms);
-        clock.advance(1s);
-    }
-    EXPECT_LT(health.healthFactor(kChannel, kModel), 0.5);
-}
-
-TEST_F(HealthTrackerLatencyTest, FactorStaysAtLeastOnePercentWithErrorsAndSlowness)
-{
-    succeed(1, 100ms);
-    clock.advance(61s);
-    succeed(1, 60'000ms);
-    fail(50);
-    const double factor = health.healthFactor(kChannel, kModel);
-    EXPECT_DOUBLE_EQ(factor, 0.01);
-}
-
-// A fast local upstream: its normal is 300 µs, measured on the same fake clock that then sees it
-// take 30 ms. A hundredfold slowdown must cost weight even though the normal is below 1 ms.
-TEST_F(HealthTrackerLatencyTest, SubMillisecondNormalThatTurnsSlowIsPenalised)
-{
-    const auto attempt = [&](std::chrono::microseconds takes) {
-        const auto start = clock.now();
-        clock.advance(takes);
-        health.recordSuccess(kChannel, kModel, std::chrono::duration_cast<std::chrono::microseconds>(clock.now() - start));
-    };
-    for (int i = 0; i < 20; ++i) {
-        attempt(300us);
-        clock.advance(1s);
-    }
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
-    clock.advance(61s);
-    for (int i = 0; i < 10; ++i) {
-        attempt(30ms);
-        clock.advance(1s);
-    }
-    EXPECT_LT(health.healthFactor(kChannel, kModel), 0.5);
-}
-
-TEST_F(HealthTrackerLatencyTest, SubMillisecondJitterIsNotASlowdown)
-{
-    for (int i = 0; i < 20; ++i)
-        health.recordSuccess(kChannel, kModel, 300us);
-    health.recordSuccess(kChannel, kModel, 450us);
-    EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
-}
-
-// An answer faster than the clock can tell sets a real normal of 0, not "no normal yet".
-TEST_F(HealthTrackerLatencyTest, AZeroNormalIsKeptAndASlowdownFromItIsPenalised)
-{
-    succeed(1, 0ms);
-    clock.advance(61s);
-    succeed(1, 30ms);
-    EXPECT_LT(health.healthFactor(kChannel, kModel), 0.5);
-}
-
 // --- simulated down ---------------------------------------------------------------------------
 
 TEST_F(HealthTrackerTest, SimulatedDownLastsUntilTheGivenTime)
@@ -461,12 +259,6 @@ TEST_F(HealthTrackerTest, SimulatedDownIsNotAFailure)
     EXPECT_DOUBLE_EQ(health.healthFactor(kChannel, kModel), 1.0);
     EXPECT_FALSE(health.isCoolingDown(kOtherChannel));
 }
-
-} // namespace
-} // namespace sy::failover
-
-namespace sy::failover {
-namespace {
 
 // facts() is the three single answers at one instant, for every state a channel can be in.
 TEST_F(HealthTrackerTest, FactsAreTheThreeAnswersAtOnce)
