@@ -132,18 +132,74 @@ void Ledger::book(LedgerEntry entry)
         Nanos &keyUnpublished = m_keyUnpublished[entry.keyName];
         keyUnpublished = addSaturating(keyUnpublished, entry.amount);
     }
-    m_unpublished.push_back(std::move(entry));
-    publishPending();
+    m_unpublished.push_back(Pending{std::move(entry)});
+    if (!m_journal) {
+        m_unpublished.back().state = Pending::State::Committed;
+        m_unpublished.back().answered = true;
+        publishCommitted();
+        return;
+    }
+    submitUnsent();
 }
 
 int Ledger::publishPending()
 {
+    submitUnsent();
+    return int(m_unpublished.size());
+}
+
+void Ledger::submitUnsent()
+{
+    if (m_submitting || !m_journal)
+        return;  // re-entered from an answer within submit(): the outer loop goes on
+    m_submitting = true;
+    m_refusedInSubmit = false;
+    // By sequence, not by position: an answer within submit() may publish (pop) entries.
+    quint64 after = 0;
+    while (!m_refusedInSubmit) {
+        const auto next = std::find_if(m_unpublished.begin(), m_unpublished.end(), [after](const Pending &p) {
+            return p.entry.sequence > after && p.state == Pending::State::Unsent;
+        });
+        if (next == m_unpublished.end())
+            break;
+        next->state = Pending::State::Submitted;
+        const LedgerEntry entry = next->entry;  // a copy: `next` may be gone when submit() returns
+        after = entry.sequence;
+        m_journal->submit(*this, entry);
+    }
+    m_submitting = false;
+}
+
+Ledger::Pending *Ledger::findPending(quint64 sequence)
+{
+    const auto it = std::lower_bound(m_unpublished.begin(), m_unpublished.end(), sequence,
+                                     [](const Pending &p, quint64 s) { return p.entry.sequence < s; });
+    return it != m_unpublished.end() && it->entry.sequence == sequence ? &*it : nullptr;
+}
+
+void Ledger::journalled(quint64 sequence, bool committed)
+{
+    Pending *pending = findPending(sequence);
+    if (!pending || pending->state != Pending::State::Submitted)
+        return;
+    pending->answered = true;
+    if (committed) {
+        pending->state = Pending::State::Committed;
+        publishCommitted();
+    } else {
+        pending->state = Pending::State::Unsent;
+        if (m_submitting)
+            m_refusedInSubmit = true;  // later entries wait behind it, in order
+    }
+    runAfterJournal();
+}
+
+void Ledger::publishCommitted()
+{
     // Strictly in sequence order: a later entry never becomes visible before an earlier one, so
     // a reader paging with entriesAfter(sequence) cannot skip one.
-    while (!m_unpublished.empty()) {
-        const LedgerEntry &next = m_unpublished.front();
-        if (m_journal && !m_journal->commit(next))
-            break;
+    while (!m_unpublished.empty() && m_unpublished.front().state == Pending::State::Committed) {
+        const LedgerEntry &next = m_unpublished.front().entry;
         if (next.kind == LedgerEntry::Kind::Charge) {
             m_unpublishedCharges = std::max<Nanos>(m_unpublishedCharges - next.amount, 0);
             const auto it = m_keyUnpublished.find(next.keyName);
@@ -159,7 +215,39 @@ int Ledger::publishPending()
         m_unpublishedCharges = 0;
         m_keyUnpublished.clear();
     }
-    return int(m_unpublished.size());
+}
+
+void Ledger::afterJournal(quint64 sequence, std::function<void()> then)
+{
+    const Pending *pending = findPending(sequence);
+    if (!pending || pending->answered)
+        return then();
+    m_afterJournal.emplace_back(sequence, std::move(then));
+}
+
+void Ledger::runAfterJournal()
+{
+    if (m_afterJournal.empty())
+        return;
+    std::vector<std::function<void()>> ready;
+    const auto waiting = std::remove_if(m_afterJournal.begin(), m_afterJournal.end(), [&](auto &waiter) {
+        const Pending *pending = findPending(waiter.first);
+        if (pending && !pending->answered)
+            return false;
+        ready.push_back(std::move(waiter.second));
+        return true;
+    });
+    m_afterJournal.erase(waiting, m_afterJournal.end());
+    for (std::function<void()> &then : ready)
+        then();  // may book or answer again: the list is consistent by now
+}
+
+void Ledger::awaitJournal()
+{
+    const bool submitted = std::any_of(m_unpublished.begin(), m_unpublished.end(),
+                                       [](const Pending &p) { return p.state == Pending::State::Submitted; });
+    if (m_journal && submitted)
+        m_journal->drain();
 }
 
 void Ledger::apply(const LedgerEntry &entry)

@@ -15,10 +15,13 @@
 // dropped. A key's spend is its lifetime charges in this ledger.
 //
 // Durability (LedgerJournal.h): with a journal, a booked entry is *unpublished* until the journal
-// committed it; only published entries are in entries(), balance() and keySpent(). Unpublished
-// charges still count against admission (like reservations), so money cannot be overspent while
-// the disk refuses writes; they are offered to the journal again, in order, on the next booking
-// and on publishPending(). Without a journal every entry is published at once.
+// answered that it is committed; only published entries are in entries(), balance() and
+// keySpent(). Each entry is submitted to the journal as it is booked, without waiting for the
+// answers to earlier ones (a journal on a storage thread commits them in groups); entries are
+// published strictly in sequence order. Unpublished charges still count against admission (like
+// reservations), so money cannot be overspent while the disk refuses writes; an entry the journal
+// refused is submitted again, in order, on the next booking and on publishPending(). Without a
+// journal every entry is published at once.
 //
 // Thread: one thread (the gateway thread); not thread-safe. Time (entry `at`) from the injected
 // Clock's wallNow(); the Clock must outlive the ledger. Amounts in Nanos (Money.h).
@@ -30,6 +33,7 @@
 #include <QString>
 
 #include <deque>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <variant>
@@ -76,10 +80,22 @@ public:
     // The journal that must commit each entry before it is published; null (the default): none.
     // Not owned; it must outlive the ledger or be unset first.
     void setJournal(LedgerJournal *journal) { m_journal = journal; }
-    // Offers the unpublished entries to the journal again, in order; returns how many are still
-    // unpublished (0: everything booked is visible).
+    // Submits the unpublished entries the journal refused (or never saw) again, in order; returns
+    // how many are still unpublished (0: everything booked is visible).
     int publishPending();
     int unpublishedCount() const { return int(m_unpublished.size()); }
+    // The journal's answer to the submit of entry `sequence` (LedgerJournal.h). An answer for an
+    // entry that is not waiting for one is ignored.
+    void journalled(quint64 sequence, bool committed);
+    // Runs `then` once the journal answered entry `sequence` for the first time — committed or
+    // refused — or at once when it did already, or when no such entry waits. So an answer can be
+    // held until its charge is durable without being held forever by a disk that refuses writes
+    // (a refused charge stays unpublished and counts against admission, as above).
+    void afterJournal(quint64 sequence, std::function<void()> then);
+    // Blocks until the journal answered every entry submitted so far (LedgerJournal::drain).
+    void awaitJournal();
+    // The sequence of the last entry booked (published or not); 0 before the first.
+    quint64 lastBooked() const { return m_lastStamped; }
 
     // Shared mode (SharedMoney.h): admission is decided by `shared` over every gateway's money,
     // and an entry the journal committed is not applied here at once: the entries of every
@@ -140,8 +156,21 @@ private:
     };
     // Removes reservation `id` from the totals; nullopt when there is none.
     std::optional<Reservation> take(ReservationId id);
-    // Stamps `entry` and queues it for publication, then publishes what the journal accepts.
+    // An entry booked and not yet published.
+    struct Pending {
+        enum class State { Unsent, Submitted, Committed };
+        LedgerEntry entry;
+        State state = State::Unsent;
+        bool answered = false;  // the journal answered it at least once
+    };
+    // Stamps `entry` and queues it for publication, then submits it to the journal.
     void book(LedgerEntry entry);
+    // Submits the Unsent entries in sequence order; stops at a refusal answered within submit().
+    void submitUnsent();
+    // Publishes the committed entries at the front of the queue, in order.
+    void publishCommitted();
+    Pending *findPending(quint64 sequence);
+    void runAfterJournal();
     // Moves a committed entry into the balance, the key's spend and entries().
     void apply(const LedgerEntry &entry);
 
@@ -158,7 +187,10 @@ private:
     LedgerJournal *m_journal = nullptr;
     SharedMoney *m_shared = nullptr;
     quint64 m_lastStamped = 0;                 // the highest sequence issued, published or not
-    std::deque<LedgerEntry> m_unpublished;      // stamped, not yet committed; in sequence order
+    std::deque<Pending> m_unpublished;          // stamped, not yet published; in sequence order
+    std::vector<std::pair<quint64, std::function<void()>>> m_afterJournal;  // waiting for a first answer
+    bool m_submitting = false;                  // inside submitUnsent()
+    bool m_refusedInSubmit = false;             // a refusal was answered within the current submit()
     Nanos m_unpublishedCharges = 0;             // sum of the unpublished charges
     QHash<QString, Nanos> m_keyUnpublished;     // the same per key
 };

@@ -60,6 +60,7 @@ void AdminApi::handleBalance(Call &call)
         if (!amount.isDouble() || amount.toDouble() <= 0 || amount.toDouble() > 1e9)
             return call.fail(400, QStringLiteral("'amount' must be a positive number."), QStringLiteral("amount"));
         ledger.topUp(billing::fromCurrency(amount.toDouble()), body->value("note").toString(QStringLiteral("top-up")));
+        ledger.awaitJournal();  // the answer shows the new balance: committed, not only booked
         m_gateway.persistLedger();
         return call.reply(200, summary());
     }

@@ -3,6 +3,7 @@
 #include "core/SecretRedaction.h"
 #include "service/AttemptReplies.h"
 
+#include <QPointer>
 #include <QTimer>
 #include <QTimerEvent>
 
@@ -275,8 +276,8 @@ void AttemptLoop::succeeded()
 
 void AttemptLoop::settleAnswered()
 {
-    // Booked (durably, see billing/LedgerJournal) before the answer's last byte leaves: a client
-    // that saw a complete answer was charged for it.
+    // Booked here; the answer's last byte leaves only once the booking is durable (afterCharge):
+    // a client that saw a complete answer was charged for it.
     const config::Model *primary = m_workspace->findModel(m_request.chain.value(0));
     if (const auto charged = m_money.settle(m_context.requestId, *m_current, m_usage, primary && primary->free))
         m_context.record.costNanos = *charged;
@@ -288,8 +289,20 @@ void AttemptLoop::answer(const QByteArray &contentType, const QByteArray &body)
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
     headers.emplaceBack("Content-Type", contentType);
-    m_sink->respond(200, headers, body);
-    done(200);
+    afterCharge([this, headers = std::move(headers), body] {
+        m_sink->respond(200, headers, body);
+        done(200);
+    });
+}
+
+void AttemptLoop::afterCharge(std::function<void()> deliver)
+{
+    // The journal answers on this thread, later: the loop may have ended meanwhile (the client
+    // went away, the deadline passed), and then there is nothing left to deliver.
+    m_money.afterCharge([self = QPointer<AttemptLoop>(this), deliver = std::move(deliver)] {
+        if (self && !self->m_finished)
+            deliver();
+    });
 }
 
 void AttemptLoop::replyError(const ErrorReply &reply)

@@ -108,6 +108,10 @@ protected:
     void settleAnswered();
     // The whole plain answer: succeeded(), traced ok, sent with the trace headers, done(200).
     void answer(const QByteArray &contentType, const QByteArray &body);
+    // Runs `deliver` (the answer's end and done()) once the charge settleAnswered() booked is
+    // durable — or was refused by the disk, which leaves it unpublished but counted — at once
+    // when there is none. Not at all when the loop ended meanwhile.
+    void afterCharge(std::function<void()> deliver);
     // The trace headers of the answering attempt (SPEC §6).
     http::HeaderList traceHeaders() const;
     void addTrace(const QString &status, std::optional<qint64> latencyMs, const QString &error);

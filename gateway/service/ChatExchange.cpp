@@ -150,8 +150,10 @@ void ChatExchange::onComplete()
     if (m_relay.committed()) {
         // A clean end of the upstream body is a complete answer even without its end marker.
         succeeded();
-        m_relay.end(m_translator->endOfStream());
-        return done(200);
+        return afterCharge([this] {
+            m_relay.end(m_translator->endOfStream());
+            done(200);
+        });
     }
     if (m_status >= 200 && m_status < 300)
         return answerUnusable(QStringLiteral("upstream stream ended without content"));

@@ -78,8 +78,16 @@ std::optional<billing::Nanos> ExchangeMoney::settle(const QByteArray &requestId,
         m_ledger.release(reservation);
         return amount;
     }
-    m_ledger.settle(reservation, std::move(charge));
+    if (m_ledger.settle(reservation, std::move(charge)))
+        m_booked = m_ledger.lastBooked();
     return amount;
+}
+
+void ExchangeMoney::afterCharge(std::function<void()> then)
+{
+    if (m_booked == 0)
+        return then();
+    m_ledger.afterJournal(m_booked, std::move(then));
 }
 
 void ExchangeMoney::release()

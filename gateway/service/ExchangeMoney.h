@@ -11,6 +11,7 @@
 #include "service/ChatRequest.h"
 #include "service/Workspace.h"
 
+#include <functional>
 #include <optional>
 
 namespace sy::service {
@@ -36,10 +37,14 @@ public:
     std::optional<billing::Nanos> settle(const QByteArray &requestId, const PlannedAttempt &attempt,
                                          const api::TokenUsage &usage, bool primaryIsFree);
     void release();
+    // Runs `then` once the charge settle() booked was answered by the ledger's journal
+    // (Ledger::afterJournal): at once when nothing was booked.
+    void afterCharge(std::function<void()> then);
 
 private:
     billing::Ledger &m_ledger;
     billing::ReservationId m_reservation = 0;
+    quint64 m_booked = 0;  // the ledger sequence of the charge settle() booked; 0: none
 };
 
 } // namespace sy::service

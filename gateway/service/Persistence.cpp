@@ -3,6 +3,7 @@
 #include "config/ConfigWriter.h"
 #include "service/GatewayService.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcPersistence, "switchyard.persistence")
@@ -122,6 +123,7 @@ Persistence::Persistence(GatewayService &gateway, storage::Store &store, storage
 
 Persistence::~Persistence()
 {
+    drain();  // no answer of the store may outlive this object (Store::commitLedgerLater)
     if (m_gatewayAlive) {
         m_gateway.state().ledger.setJournal(nullptr);
         m_gateway.state().ledger.setShared(nullptr);
@@ -217,18 +219,34 @@ void Persistence::applySharedChanges(std::vector<storage::StoredLedgerEntry> ent
         pollShared();
 }
 
-bool Persistence::commit(const billing::LedgerEntry &entry)
+void Persistence::submit(billing::Ledger &, const billing::LedgerEntry &entry)
 {
-    const bool committed = m_store.commitLedger(toStored(entry));
+    // The ledger is the gateway's: the answer goes to it through m_gatewayAlive, not a reference
+    // held across the store's thread.
+    const quint64 sequence = entry.sequence;
+    m_store.commitLedgerLater(toStored(entry), this, [this, sequence](bool committed) { onJournalled(sequence, committed); });
+}
+
+void Persistence::onJournalled(quint64 sequence, bool committed)
+{
+    if (!m_gatewayAlive)
+        return;
     if (committed && m_store.isShared())
         QTimer::singleShot(0, this, &Persistence::pollShared);  // shown once the database numbered it
     if (!committed) {
-        qCWarning(lcPersistence).noquote() << "ledger entry" << entry.sequence << "not committed, kept unpublished:"
+        qCWarning(lcPersistence).noquote() << "ledger entry" << sequence << "not committed, kept unpublished:"
                                            << m_store.stats().lastError;
         if (!m_ledgerRetry.isActive())
             m_ledgerRetry.start();
     }
-    return committed;
+    m_gateway.state().ledger.journalled(sequence, committed);
+}
+
+void Persistence::drain()
+{
+    m_store.flush();
+    // The answers the flush posted to this object, now rather than at the next turn of the loop.
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
 }
 
 void Persistence::retryUnpublishedLedger()
@@ -304,7 +322,7 @@ void Persistence::persistConfig()
 void Persistence::flush()
 {
     m_gateway.state().ledger.publishPending();
-    m_store.flush();
+    drain();
 }
 
 } // namespace sy::service

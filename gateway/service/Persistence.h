@@ -3,9 +3,11 @@
 // while running it hands every finished request and every applied configuration to the store,
 // whose own thread batches those writes (the request path never waits on the disk for them).
 // Money is different: Persistence is the ledger's journal (billing/LedgerJournal.h), so each
-// charge and top-up is committed to the store before the ledger shows it — one transaction on
-// the gateway thread per entry, waited for. Entries the store could not commit stay unpublished
-// and are offered again every second. It applies the request log retention of the configuration
+// charge and top-up is committed to the store before the ledger shows it. The gateway thread does
+// not wait for that commit: the store's thread commits the entries in groups
+// (Store::commitLedgerLater) and the answers come back here, on the gateway thread, where the
+// ledger publishes them (an answer to a client waits for its charge: AttemptLoop). Entries the
+// store could not commit stay unpublished and are submitted again every second. It applies the request log retention of the configuration
 // (settings log_retention_days / log_retention_count) to the store and to the in-memory log at
 // construction and after every applied configuration.
 //
@@ -69,8 +71,11 @@ public:
     void keepStoredListen(const QString &host, quint16 port);
 
 private:
-    // LedgerJournal: commits `entry` to the store and waits; true once it is durable.
-    bool commit(const billing::LedgerEntry &entry) override;
+    // LedgerJournal: has the store commit `entry`; the answer comes back on this thread.
+    void submit(billing::Ledger &ledger, const billing::LedgerEntry &entry) override;
+    // LedgerJournal: waits for the store to commit what it was given, then runs the answers.
+    void drain() override;
+    void onJournalled(quint64 sequence, bool committed);
     // SharedMoney: admission and releases in the shared database.
     Verdict reserve(quint64 id, const QString &keyName, std::optional<billing::Nanos> keySpendLimit,
                     billing::Nanos estimate, std::optional<billing::Nanos> openingBalance) override;

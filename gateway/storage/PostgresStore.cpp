@@ -62,6 +62,14 @@ bool PostgresStore::commitLedger(StoredLedgerEntry entry)
     });
 }
 
+void PostgresStore::commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done)
+{
+    // `context` lives until a flush() after this call (Store's contract): valid when posted to.
+    m_worker->enqueueCommit(std::move(entry), [context, done = std::move(done)](bool committed) {
+        QMetaObject::invokeMethod(context, [done, committed] { done(committed); }, Qt::QueuedConnection);
+    });
+}
+
 void PostgresStore::appendRequest(StoredRequest request)
 {
     m_worker->enqueue(std::move(request));

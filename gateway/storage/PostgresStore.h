@@ -10,7 +10,8 @@
 // since the last pass (as SqliteStore); reads, flush(),
 // commitLedger() and reserve() wait for the worker, which talks to the server over the network:
 // call them where a round trip may be waited for (start, shutdown, the money of a request), and
-// use post() where it may not (admin reads on the gateway thread).
+// use post() where it may not (admin reads on the gateway thread). commitLedgerLater() does not
+// wait: the worker commits the queue in its next round trip, entries that arrived meanwhile with it.
 //
 // Durability: what commitLedger() or flush() reported committed is on the server. A charge is
 // booked at most once per request id across every gateway; a top-up once per entry of this
@@ -64,6 +65,7 @@ public:
 
     void appendLedger(StoredLedgerEntry entry) override;
     bool commitLedger(StoredLedgerEntry entry) override;
+    void commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done) override;
     void appendRequest(StoredRequest request) override;
     void saveConfig(QByteArray json) override;
     void setMeta(const QString &key, const QString &value) override;

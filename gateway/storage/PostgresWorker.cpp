@@ -5,6 +5,7 @@
 #include "storage/Schema.h"
 
 #include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QUuid>
 
 #include <algorithm>
@@ -103,13 +104,25 @@ void PostgresWorker::enqueueLedger(StoredLedgerEntry entry)
 {
     {
         std::lock_guard lock(m_mutex);
-        for (const WriteOp &op : m_pending) {
-            const auto *queued = std::get_if<StoredLedgerEntry>(&op);
-            if (queued && queued->sequence == entry.sequence)
-                return;
-        }
+        if (holdsLedgerEntry(m_pending, entry.sequence))
+            return;
     }
     enqueue(std::move(entry));
+}
+
+void PostgresWorker::enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered)
+{
+    bool wake = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!holdsLedgerEntry(m_pending, entry.sequence))
+            m_pending.push_back(std::move(entry));
+        m_answers.push_back(std::move(answered));
+        wake = !std::exchange(m_wakePosted, true);
+    }
+    // A commit already on its way takes this entry too; one running now leaves it to the next.
+    if (wake)
+        QMetaObject::invokeMethod(this, [this] { commitPending(); }, Qt::QueuedConnection);
 }
 
 bool PostgresWorker::ledgerPending() const
@@ -145,14 +158,22 @@ StoreStats PostgresWorker::stats() const
 bool PostgresWorker::commitPending()
 {
     std::vector<WriteOp> batch;
+    std::vector<std::function<void(bool)>> answers;
     {
         std::lock_guard lock(m_mutex);
         m_wakePosted = false;
         batch.swap(m_pending);
+        answers.swap(m_answers);
         m_inFlight = batch.size();
     }
     if (batch.empty())
         return true;
+    std::optional<bool> committed;
+    // At the end, after the lock below is released: an answer may queue more writes.
+    const auto answerAtTheEnd = qScopeGuard([&answers, &committed] {
+        for (const std::function<void(bool)> &answered : answers)
+            answered(committed.value_or(false));
+    });
     BatchOutcome outcome;
     std::vector<quint64> ended;
     std::optional<QString> error;
@@ -172,8 +193,10 @@ bool PostgresWorker::commitPending()
         m_stats.lastError = *error;
         batch.insert(batch.end(), std::make_move_iterator(m_pending.begin()), std::make_move_iterator(m_pending.end()));
         m_pending = std::move(batch);
+        committed = false;
         return false;
     }
+    committed = true;
     const auto logRows = std::size_t(std::count_if(batch.begin(), batch.end(), [](const WriteOp &op) {
         return std::holds_alternative<StoredRequest>(op);
     }));

@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 
@@ -38,6 +39,9 @@ public:
     // Queues `entry` unless the same entry (its sequence) is queued already: a commit that failed
     // leaves its entry queued, and the ledger offers it again at every retry.
     void enqueueLedger(StoredLedgerEntry entry);
+    // Any thread: queue a ledger entry and have the queue committed soon, in one transaction with
+    // whatever else is queued by then; `answered(committed)` runs on the worker's thread after it.
+    void enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered);
     void enqueueRelease(quint64 id);
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
@@ -84,6 +88,7 @@ private:
 
     mutable std::mutex m_mutex;  // guards the members up to m_retentionChanged
     std::vector<WriteOp> m_pending;
+    std::vector<std::function<void(bool)>> m_answers;  // of enqueueCommit(), for the next commit
     std::size_t m_inFlight = 0;
     RequestLogBacklog m_backlog;  // request-log rows in m_pending and in the running commit
     bool m_wakePosted = false;

@@ -67,6 +67,16 @@ bool SqliteStore::commitLedger(StoredLedgerEntry entry)
     });
 }
 
+void SqliteStore::commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done)
+{
+    // The store's contract: `context` lives until a flush() after this call returned, so the
+    // pointer is still valid when the worker posts the answer (the event is dropped if `context`
+    // is destroyed before it runs).
+    m_worker->enqueueCommit(std::move(entry), [context, done = std::move(done)](bool committed) {
+        QMetaObject::invokeMethod(context, [done, committed] { done(committed); }, Qt::QueuedConnection);
+    });
+}
+
 void SqliteStore::appendRequest(StoredRequest request)
 {
     m_worker->enqueue(std::move(request));

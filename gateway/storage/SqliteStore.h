@@ -7,8 +7,9 @@
 // transaction every flushInterval or as soon as batchSize items are queued, whichever comes first;
 // the request path never waits on the disk for them. Reads, flush() and commitLedger() wait for
 // the worker: a ledger entry is committed (with whatever was queued before it) before the call
-// returns, one transaction per entry; in WAL mode with synchronous=NORMAL such a commit appends
-// to the WAL without an fsync.
+// returns, one transaction per entry. commitLedgerLater() does not wait: the worker commits the
+// queue as soon as it is free, all entries that arrived meanwhile in one transaction, and answers
+// each. In WAL mode with synchronous=NORMAL a commit appends to the WAL without an fsync.
 //
 // Durability: a committed write survives the process being killed (SIGKILL included); with
 // synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes
@@ -64,6 +65,7 @@ public:
 
     void appendLedger(StoredLedgerEntry entry) override;
     bool commitLedger(StoredLedgerEntry entry) override;
+    void commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done) override;
     void appendRequest(StoredRequest request) override;
     void saveConfig(QByteArray json) override;
     void setMeta(const QString &key, const QString &value) override;

@@ -4,6 +4,7 @@
 #include "storage/Schema.h"
 
 #include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -181,6 +182,21 @@ void SqliteWorker::enqueue(WriteOp op)
         QMetaObject::invokeMethod(this, [this] { scheduleNext(); }, Qt::QueuedConnection);
 }
 
+void SqliteWorker::enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered)
+{
+    bool wake = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!holdsLedgerEntry(m_pending, entry.sequence))
+            m_pending.push_back(std::move(entry));
+        m_answers.push_back(std::move(answered));
+        wake = !std::exchange(m_wakePosted, true);
+    }
+    // A commit already on its way takes this entry too; one running now leaves it to the next.
+    if (wake)
+        QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+}
+
 void SqliteWorker::setRetention(RetentionPolicy policy)
 {
     bool arm = false;
@@ -236,16 +252,23 @@ StoreStats SqliteWorker::stats() const
 bool SqliteWorker::commitPending()
 {
     std::vector<WriteOp> batch;
+    std::vector<std::function<void(bool)>> answers;
     {
         std::lock_guard lock(m_mutex);
         m_wakePosted = false;
         batch.swap(m_pending);
+        answers.swap(m_answers);
         m_inFlight = batch.size();
     }
     if (batch.empty())
         return true;
     const auto result = m_db.isOpen() ? writeBatch(m_db, batch, m_writeStatements)
                                       : std::variant<BatchOutcome, QString>(QStringLiteral("database is closed"));
+    // At the end, after the lock below is released: an answer may queue more writes.
+    const auto answerAtTheEnd = qScopeGuard([&answers, committed = std::holds_alternative<BatchOutcome>(result)] {
+        for (const std::function<void(bool)> &answered : answers)
+            answered(committed);
+    });
     std::lock_guard lock(m_mutex);
     m_inFlight = 0;
     if (const QString *error = std::get_if<QString>(&result)) {

@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 
@@ -35,6 +36,9 @@ public:
     // Any thread: queue a write; wakes the worker when batchSize items are waiting. A
     // request-log row beyond maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
+    // Any thread: queue a ledger entry and have the queue committed soon, in one transaction with
+    // whatever else is queued by then; `answered(committed)` runs on the storage thread after it.
+    void enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered);
     // Any thread.
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
@@ -78,6 +82,7 @@ private:
 
     mutable std::mutex m_mutex;  // guards the members up to m_retention
     std::vector<WriteOp> m_pending;
+    std::vector<std::function<void(bool)>> m_answers;  // of enqueueCommit(), for the next commit
     std::size_t m_inFlight = 0;  // items taken from m_pending by the running commit
     RequestLogBacklog m_backlog;  // request-log rows in m_pending and in the running commit
     bool m_wakePosted = false;

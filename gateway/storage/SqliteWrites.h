@@ -8,6 +8,7 @@
 #include <QSqlDatabase>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -28,6 +29,16 @@ struct MetaWrite {
 };
 
 using WriteOp = std::variant<StoredLedgerEntry, StoredRequest, ConfigWrite, MetaWrite>;
+
+// Whether `queue` holds the ledger entry numbered `sequence` (an entry submitted again while its
+// earlier copy still waits, e.g. after a failed commit, is not queued twice).
+inline bool holdsLedgerEntry(const std::vector<WriteOp> &queue, quint64 sequence)
+{
+    return std::any_of(queue.begin(), queue.end(), [sequence](const WriteOp &op) {
+        const auto *entry = std::get_if<StoredLedgerEntry>(&op);
+        return entry && entry->sequence == sequence;
+    });
+}
 
 // Requests per multi-row INSERT of writeBatch.
 inline constexpr int kRequestsPerInsert = 16;

@@ -17,6 +17,8 @@
 // request path. Reads see every write queued before them (they commit the queue first).
 #include "storage/StoredTypes.h"
 
+#include <QObject>
+
 #include <functional>
 #include <optional>
 #include <vector>
@@ -36,6 +38,19 @@ public:
     // stored (same sequence, or a charge for the same request id: ignored as in appendLedger).
     // False when the transaction failed: the queue, `entry` included, stays queued and retried.
     virtual bool commitLedger(StoredLedgerEntry entry) = 0;
+    // The same commit without the wait: queues `entry` behind everything queued so far and has
+    // the store's thread commit the queue as soon as it can — entries queued meanwhile go in the
+    // same transaction (a group commit) — then runs `done(committed)` on `context`'s thread,
+    // where `committed` means what commitLedger() returns. A failed transaction answers false and
+    // keeps the items queued, as commitLedger(). The answer is an event posted to `context`:
+    // every answer is posted by the time a flush() that started after this call returns, so
+    // `context` must live until such a flush() (its destruction then drops answers not yet run).
+    // The default commits synchronously and answers within this call.
+    virtual void commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done)
+    {
+        (void)context;
+        done(commitLedger(std::move(entry)));
+    }
     // Adds a request to the log; a request with a known id replaces the stored one.
     virtual void appendRequest(StoredRequest request) = 0;
     // Replaces the configuration document (JSON, UTF-8; may hold credentials).

@@ -6,14 +6,16 @@ namespace sy::system_test {
 
 using namespace std::chrono_literals;
 
-void StoredAdminFixture::startStoredGateway(config::Config config)
+void StoredAdminFixture::startStoredGateway(config::Config config, std::optional<storage::SqliteStoreOptions> options)
 {
     startGateway(std::move(config));
     ASSERT_TRUE(gateway);
-    storage::SqliteStoreOptions options;
-    options.flushInterval = 20ms;
-    options.retentionInterval = 1h;
-    auto opened = storage::SqliteStore::open(databasePath(), options);
+    if (!options) {
+        options.emplace();
+        options->flushInterval = 20ms;
+        options->retentionInterval = 1h;
+    }
+    auto opened = storage::SqliteStore::open(databasePath(), *options);
     if (auto *refusal = std::get_if<QString>(&opened))
         FAIL() << "store refused: " << refusal->toStdString();
     store = std::move(std::get<std::unique_ptr<storage::SqliteStore>>(opened));

@@ -10,14 +10,17 @@
 
 #include <QTemporaryDir>
 
+#include <optional>
+
 namespace sy::system_test {
 
 class StoredAdminFixture : public AdminFixture {
 protected:
     void TearDown() override;
 
-    // Starts the gateway with `config`, then opens the store and attaches Persistence.
-    void startStoredGateway(config::Config config);
+    // Starts the gateway with `config`, then opens the store and attaches Persistence. The store
+    // commits every 20 ms unless `options` say otherwise.
+    void startStoredGateway(config::Config config, std::optional<storage::SqliteStoreOptions> options = std::nullopt);
 
     QString databasePath() const { return m_dir.filePath(QStringLiteral("switchyard.db")); }
     // The database file's bytes, main file and write-ahead log together (after a flush).

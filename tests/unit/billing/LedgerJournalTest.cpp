@@ -18,14 +18,13 @@ using namespace sy::billing::test;
 // the ledger at the moment of the commit.
 class MemoryJournal final : public LedgerJournal {
 public:
-    bool commit(const LedgerEntry &entry) override
+    void submit(Ledger &ledger, const LedgerEntry &entry) override
     {
         if (onCommit)
             onCommit(entry);
-        if (refusing)
-            return false;
-        committed.push_back(entry);
-        return true;
+        if (!refusing)
+            committed.push_back(entry);
+        ledger.journalled(entry.sequence, !refusing);
     }
 
     bool refusing = false;

@@ -1,0 +1,115 @@
+// The ledger's commits do not stall the gateway: while the database is locked by another writer,
+// a charged answer waits for its charge to be committed — and only that answer: the gateway
+// answers everything else meanwhile. Once the lock goes, the charge commits, the ledger shows it
+// and its answer arrives (a client that saw a complete answer was charged for it).
+#include "StoredAdminFixture.h"
+#include "support/Waits.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+
+namespace sy::system_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A second connection to the same file, holding its write lock while it lives in a transaction.
+class OtherWriter {
+public:
+    explicit OtherWriter(const QString &path)
+    {
+        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+        m_db.setDatabaseName(path);
+        EXPECT_TRUE(m_db.open());
+    }
+    ~OtherWriter()
+    {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_name);
+    }
+    bool exec(const QString &sql) { return QSqlQuery(m_db).exec(sql); }
+
+private:
+    const QString m_name = QStringLiteral("ledger-commit-wait-other-writer");
+    QSqlDatabase m_db;
+};
+
+class LedgerCommitWaitTest : public StoredAdminFixture {
+protected:
+    config::Config configWithBalance() const
+    {
+        config::Config config = adminConfig();
+        config.balance = 10;
+        return config;
+    }
+    void startLocked()
+    {
+        storage::SqliteStoreOptions options;
+        options.flushInterval = 20ms;
+        options.retentionInterval = 1h;
+        // Long enough that the store's commit is still waiting for the lock when it is released.
+        options.busyTimeout = 30s;
+        startStoredGateway(configWithBalance(), options);
+        ASSERT_TRUE(store->flush());
+        other = std::make_unique<OtherWriter>(databasePath());
+        ASSERT_TRUE(other->exec(QStringLiteral("BEGIN IMMEDIATE")));  // holds the write lock
+    }
+
+    std::unique_ptr<OtherWriter> other;
+};
+
+TEST_F(LedgerCommitWaitTest, AChargedAnswerWaitsForItsCommitAndNothingElseDoes)
+{
+    startLocked();
+    const billing::Ledger &ledger = gateway->state().ledger;
+    const auto charged = send("POST", "/v1/chat/completions", chatBody(integration::kModelA));
+    ASSERT_TRUE(test::waitUntil([&] { return ledger.lastBooked() == 1; }, 10s)) << "the answer's charge was never booked";
+
+    // The gateway thread is free: an admin read and a second request are answered meanwhile.
+    const QJsonObject balance = adminObject("/admin/balance");
+    EXPECT_EQ(parseNanos(balance.value("balance").toString()), 10'000'000'000) << "not shown before it is committed";
+    EXPECT_GT(parseNanos(balance.value("reserved_in_flight").toString()), 0) << "but counted against admission";
+    const auto health = call("GET", "/health");
+    EXPECT_EQ(health->status(), 200);
+    EXPECT_FALSE(charged->isComplete()) << "the answer left before its charge was committed";
+    EXPECT_TRUE(ledger.entries().empty());
+
+    ASSERT_TRUE(other->exec(QStringLiteral("ROLLBACK")));
+    ASSERT_TRUE(charged->waitForEnd(20s));
+    EXPECT_EQ(charged->status(), 200) << charged->body().constData();
+    ASSERT_EQ(ledger.entries().size(), 1u);
+    EXPECT_EQ(ledger.entries().front().requestId.toLatin1(), charged->header("x-request-id"));
+    const QJsonArray shown = adminList("/admin/ledger");
+    ASSERT_EQ(shown.size(), 1);
+    EXPECT_EQ(shown.first().toObject().value("request_id").toString().toLatin1(), charged->header("x-request-id"));
+}
+
+TEST_F(LedgerCommitWaitTest, AStreamsEndWaitsForItsCommit)
+{
+    startLocked();
+    const billing::Ledger &ledger = gateway->state().ledger;
+    const auto streamed = send("POST", "/v1/chat/completions", streamBody(integration::kModelA));
+    ASSERT_TRUE(test::waitUntil([&] { return ledger.lastBooked() == 1; }, 10s)) << "the stream's charge was never booked";
+    EXPECT_EQ(call("GET", "/health")->status(), 200);
+    EXPECT_FALSE(streamed->isComplete()) << "the stream ended before its charge was committed";
+    EXPECT_FALSE(streamed->body().contains("[DONE]"));
+
+    ASSERT_TRUE(other->exec(QStringLiteral("ROLLBACK")));
+    ASSERT_TRUE(streamed->waitForEnd(20s));
+    EXPECT_EQ(streamed->status(), 200);
+    EXPECT_TRUE(streamed->body().contains("data: [DONE]")) << streamed->body().constData();
+    EXPECT_EQ(ledger.entries().size(), 1u);
+}
+
+TEST_F(LedgerCommitWaitTest, ATopUpAnswersWithTheCommittedBalance)
+{
+    startStoredGateway(configWithBalance());
+    const auto topUp = admin("POST", "/admin/balance/top-up", QJsonObject{{"amount", 2}, {"note", "t"}});
+    ASSERT_EQ(topUp->status(), 200) << topUp->body().constData();
+    EXPECT_EQ(parseNanos(topUp->json().value("balance").toString()), 12'000'000'000);
+    EXPECT_EQ(gateway->state().ledger.entries().size(), 1u);
+}
+
+} // namespace
+} // namespace sy::system_test
