@@ -2,8 +2,11 @@
 // (Store::commitLedger, one SQLite transaction per entry, WAL, synchronous=NORMAL), against the
 // queued path (appendLedger, committed in batches by the storage thread). Measured on the calling
 // thread, as the gateway thread pays it, alone and with request-log records queued meanwhile
-// (as a busy gateway does: one record per request, a few hundred bytes of JSON). A measurement
-// tool, not a test.
+// (as a busy gateway does: one record per request, a few hundred bytes of JSON). And the path the
+// gateway takes now, Store::commitLedgerLater: what the call costs the calling thread, and how long
+// until its answer arrives there (the wait a charged answer has), paced at 1,000 entries a second
+// with one record before each, and in bursts (entries that arrive while a commit runs share the
+// next transaction). A measurement tool, not a test.
 //
 //   switchyard-ledger-bench [--entries N] [--dir DIR]
 #include "storage/SqliteStore.h"
@@ -96,10 +99,50 @@ int main(int argc, char **argv)
             store->appendRequest(requestRecord(++requests));
         committedUnderLog.push_back(timed([&] { store->commitLedger(chargeEntry(++sequence)); }));
     }
+    // commitLedgerLater at 1,000 a second, one request-log record before each, answered on this
+    // thread through its event loop (as the gateway thread gets them).
+    std::vector<double> laterCall, laterAnswer;
+    laterAnswer.reserve(std::size_t(entries));
+    for (int i = 0; i < entries; ++i) {
+        const auto due = Clock::now() + std::chrono::milliseconds(1);
+        store->appendRequest(requestRecord(++requests));
+        const auto sent = Clock::now();
+        laterCall.push_back(timed([&] {
+            store->commitLedgerLater(chargeEntry(++sequence), &app, [&laterAnswer, sent](bool) {
+                laterAnswer.push_back(std::chrono::duration<double, std::micro>(Clock::now() - sent).count());
+            });
+        }));
+        while (Clock::now() < due)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    }
+    store->flush();
+    QCoreApplication::sendPostedEvents(&app, QEvent::MetaCall);
+    // Bursts of 50 back to back (50 charged answers ending at once): transactions per burst.
+    const quint64 transactionsBefore = store->stats().transactions;
+    std::vector<double> burstAnswer;
+    constexpr int kBurst = 50;
+    const int bursts = std::max(1, entries / kBurst);
+    for (int b = 0; b < bursts; ++b) {
+        const auto sent = Clock::now();
+        for (int i = 0; i < kBurst; ++i) {
+            store->appendRequest(requestRecord(++requests));
+            store->commitLedgerLater(chargeEntry(++sequence), &app, [&burstAnswer, sent](bool) {
+                burstAnswer.push_back(std::chrono::duration<double, std::micro>(Clock::now() - sent).count());
+            });
+        }
+        while (burstAnswer.size() < std::size_t((b + 1) * kBurst))
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    }
+    const quint64 burstTransactions = store->stats().transactions - transactionsBefore;
+
     report("appendLedger (queued, batched)", queued);
     report("commitLedger (committed before return)", committed);
     report("commitLedger, 1 log record queued before", committedAfterOne);
     report("commitLedger, 10 log records queued before", committedUnderLog);
+    report("commitLedgerLater: the caller's time", laterCall);
+    report("commitLedgerLater: until the answer", laterAnswer);
+    report("commitLedgerLater, bursts of 50: until answer", burstAnswer);
+    std::printf("bursts of %d: %.1f transactions per burst\n", kBurst, double(burstTransactions) / double(bursts));
     const StoreStats stats = store->stats();
     std::printf("transactions %llu, committed writes %llu, last error '%s'\n",
                 static_cast<unsigned long long>(stats.transactions),
