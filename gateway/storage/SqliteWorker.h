@@ -33,11 +33,13 @@ public:
     void close();
 
     // Any thread: queue a write; wakes the worker when batchSize items are waiting. A
-    // request-log row beyond maxQueuedRequests is dropped (counted) instead.
+    // request-log row beyond twice maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
     // Any thread.
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
+    // Any thread, lock-free: Store::requestLogFull().
+    std::optional<quint64> requestLogFull() const { return m_backlog.full(); }
 
     // Commits everything queued so far in one transaction. False when that transaction failed
     // (its items are queued again, in front).
