@@ -1,5 +1,7 @@
 #include "service/AdmissionGate.h"
 
+#include "storage/Store.h"
+
 #include <algorithm>
 
 namespace sy::service {
@@ -72,6 +74,18 @@ void AdmissionGate::admit(AdmissionRequest request, Done done)
 
 bool AdmissionGate::tryOnce(Waiter &waiter)
 {
+    // First, and at every retry of a waiter: a request that could not be logged must not run.
+    // One atomic read; a waiter whose shared-limits answer is on its way is decided by it.
+    if (!waiter.asking && m_requestLog) {
+        if (const std::optional<quint64> waiting = m_requestLog->requestLogFull()) {
+            refuse(waiter, ErrorReply{503, QStringLiteral("The workspace database is not keeping up (%1 request-log rows wait "
+                                                          "to be written), so requests are refused until they are. Retry shortly.")
+                                               .arg(*waiting),
+                                      "database_unavailable", {}, 1},
+                   "request_log_full");
+            return true;
+        }
+    }
     const AdmissionRequest &r = waiter.request;
     const limits::KeyLimits keyLimits{r.key.rpm, r.key.maxConcurrent};
     if (m_shared && limits::SharedKeyLimits::anyLimit(keyLimits, r.modelRequestsPerMinute)) {

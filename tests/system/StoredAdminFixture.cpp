@@ -8,11 +8,16 @@ using namespace std::chrono_literals;
 
 void StoredAdminFixture::startStoredGateway(config::Config config)
 {
-    startGateway(std::move(config));
-    ASSERT_TRUE(gateway);
     storage::SqliteStoreOptions options;
     options.flushInterval = 20ms;
     options.retentionInterval = 1h;
+    startStoredGateway(std::move(config), options);
+}
+
+void StoredAdminFixture::startStoredGateway(config::Config config, const storage::SqliteStoreOptions &options)
+{
+    startGateway(std::move(config));
+    ASSERT_TRUE(gateway);
     auto opened = storage::SqliteStore::open(databasePath(), options);
     if (auto *refusal = std::get_if<QString>(&opened))
         FAIL() << "store refused: " << refusal->toStdString();

@@ -18,6 +18,8 @@ protected:
 
     // Starts the gateway with `config`, then opens the store and attaches Persistence.
     void startStoredGateway(config::Config config);
+    // The same with the store's own options (flush and retention intervals included).
+    void startStoredGateway(config::Config config, const storage::SqliteStoreOptions &options);
 
     QString databasePath() const { return m_dir.filePath(QStringLiteral("switchyard.db")); }
     // The database file's bytes, main file and write-ahead log together (after a flush).
