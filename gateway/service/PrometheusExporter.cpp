@@ -94,7 +94,7 @@ QByteArray renderPrometheus(GatewayService &gateway)
         w.sample("switchyard_refusals_total", QByteArray("reason=\"") + reason + '"', double(gateway.front().refusals(reason)));
 
     GatewayState &routing = gateway.state();
-    w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits and money checks, by reason.");
+    w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits, money and request-log checks, by reason.");
     for (const char *reason : {"key_rate_limited", "insufficient_balance", "spend_limit_reached", "key_breaker_suspended",
                                "key_breaker_disabled", "capacity_busy", "limits_unavailable", "database_unavailable",
                                "request_log_full"})

@@ -1,15 +1,17 @@
 // AdmissionGate and the request log (SPEC §10, every answered request is logged): while the
 // store's request-log queue holds its bound, a new request is refused with 503
 // database_unavailable and retry-after 1 before the key's limits are asked, and so is a request
-// that waited for its key's room when it would be admitted; once the queue is written, requests
-// are admitted again at once. The store is a real SqliteStore whose flush timer never fires in the
+// that waited for its key's room, or for the shared limits' answer, when it would be admitted;
+// once the queue is written, requests are admitted again at once. The store is a real SqliteStore whose flush timer never fires in the
 // test (an hour), so its queue is filled and emptied (flush()) by the test alone.
 #include "QtPrinters.h"
+#include "limits/RedisKeyLimiter.h"
 #include "service/AdmissionGate.h"
 #include "storage/SqliteStore.h"
 #include "support/FakeClock.h"
 #include "support/Waits.h"
 
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -80,6 +82,7 @@ protected:
     std::unique_ptr<storage::SqliteStore> store;
     test::FakeClock clock;
     GatewayState state{clock, 1, std::nullopt};
+    std::unique_ptr<limits::RedisKeyLimiter> shared;  // outlives the gate
     AdmissionGate gate{state, clock};
 
 private:
@@ -126,6 +129,35 @@ TEST_F(AdmissionGateRequestLogTest, ARequestWaitingForItsKeyIsRefusedIfTheLogFil
     EXPECT_EQ(gate.waiting(), 0);
     EXPECT_EQ(state.refusals.value("request_log_full"), 1u);
     EXPECT_EQ(state.refusals.value("key_rate_limited"), 0u);
+}
+
+TEST_F(AdmissionGateRequestLogTest, ARequestWhoseSharedLimitsAnswerCameAfterTheLogFilledIsRefused)
+{
+    // Shared limits whose Redis is away, `local`: the answer (this instance's own permit) comes
+    // from the event loop, after admit() returned.
+    limits::RedisKeyLimiter::Options options;
+    options.endpoint.host = QStringLiteral("127.0.0.1");
+    {
+        QTcpServer probe;
+        ASSERT_TRUE(probe.listen(QHostAddress::LocalHost, 0));
+        options.endpoint.port = probe.serverPort();  // closed again when the probe goes
+    }
+    options.instanceId = "test";
+    options.failClosed = false;
+    shared = std::make_unique<limits::RedisKeyLimiter>(std::move(options), state.keyLimiter);
+    gate.setSharedLimits(shared.get());
+
+    AdmissionRequest request = requestFor(1, /*maxConcurrent=*/1);
+    std::optional<Result> result;
+    admit(std::move(request), result);
+    ASSERT_FALSE(result.has_value()) << "the shared limits answered inside admit()";
+    fillTheLog();
+    ASSERT_TRUE(test::waitUntil([&] { return result.has_value(); }, 5s));
+    expectRefusedForTheLog(result);
+    EXPECT_EQ(state.refusals.value("request_log_full"), 1u);
+    EXPECT_EQ(gate.waiting(), 0);
+    EXPECT_EQ(state.keyLimiter.inFlight(QStringLiteral("k1")), 0) << "the refused request kept its slot";
+    gate.setSharedLimits(nullptr);
 }
 
 } // namespace
