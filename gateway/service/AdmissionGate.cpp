@@ -1,5 +1,7 @@
 #include "service/AdmissionGate.h"
 
+#include "storage/Store.h"
+
 #include <algorithm>
 
 namespace sy::service {
@@ -10,6 +12,21 @@ int secondsUp(std::chrono::milliseconds ms)
 {
     return int(std::max<qint64>(1, (ms.count() + 999) / 1000));
 }
+
+// The refusal of every new request while `store`'s request-log queue holds its bound (SPEC §10:
+// every answered request is logged); nothing while it may run. One atomic read.
+std::optional<ErrorReply> requestLogRefusal(const storage::Store *store)
+{
+    const std::optional<quint64> waiting = store ? store->requestLogFull() : std::nullopt;
+    if (!waiting)
+        return std::nullopt;
+    return ErrorReply{503, QStringLiteral("The workspace database is not keeping up (%1 request-log rows wait to be "
+                                          "written), so requests are refused until they are. Retry shortly.")
+                               .arg(*waiting),
+                      "database_unavailable", {}, 1};
+}
+
+constexpr char kRequestLogFull[] = "request_log_full";
 
 } // namespace
 
@@ -72,6 +89,14 @@ void AdmissionGate::admit(AdmissionRequest request, Done done)
 
 bool AdmissionGate::tryOnce(Waiter &waiter)
 {
+    // First, and at every retry of a waiter: a request that could not be logged must not run.
+    // A waiter whose shared-limits answer is on its way is checked again when it comes.
+    if (!waiter.asking) {
+        if (std::optional<ErrorReply> refusal = requestLogRefusal(m_requestLog)) {
+            refuse(waiter, std::move(*refusal), kRequestLogFull);
+            return true;
+        }
+    }
     const AdmissionRequest &r = waiter.request;
     const limits::KeyLimits keyLimits{r.key.rpm, r.key.maxConcurrent};
     if (m_shared && limits::SharedKeyLimits::anyLimit(keyLimits, r.modelRequestsPerMinute)) {
@@ -100,6 +125,8 @@ void AdmissionGate::onSharedAnswer(quint64 token, limits::SharedOutcome outcome)
                "limits_unavailable");
     } else if (auto *refusal = std::get_if<limits::Refusal>(&outcome)) {
         answered = settle(*it, std::move(*refusal));
+    } else if (std::optional<ErrorReply> full = requestLogRefusal(m_requestLog)) {
+        refuse(*it, std::move(*full), kRequestLogFull);  // filled while the limits answered: the permit goes back
     } else {
         answered = settle(*it, std::get<limits::KeyLimiter::Permit>(std::move(outcome)));
     }

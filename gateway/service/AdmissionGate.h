@@ -5,7 +5,10 @@
 // it does not answer). Every refusal is an ErrorReply in the OpenAI shape and is counted under a
 // stable reason name. With shared limits (setSharedLimits) a key that has a limit is decided by
 // them instead of the gateway's own KeyLimiter; while they cannot be asked and fail closed, the
-// request gets a 503 with retry-after ("limits_unavailable").
+// request gets a 503 with retry-after ("limits_unavailable"). Every answered request is to be
+// logged (SPEC §10): while the store's request-log queue holds its bound (setRequestLogStore), a
+// new request gets a 503 with retry-after before anything else is asked ("request_log_full"; the
+// code is database_unavailable).
 //
 // Thread: the gateway thread. `done` is called exactly once — possibly from inside admit() —
 // unless cancel(token) came first.
@@ -20,6 +23,10 @@
 #include <functional>
 #include <list>
 #include <variant>
+
+namespace sy::storage {
+class Store;
+}
 
 namespace sy::service {
 
@@ -63,6 +70,9 @@ public:
     // Limits shared with other instances (null: this instance's own). `limits` must outlive the
     // gate and every ticket it handed out.
     void setSharedLimits(limits::SharedKeyLimits *limits);
+    // The store whose request-log queue decides whether requests may still be admitted (null: no
+    // store, none refused for this). `store` must outlive the gate or be replaced first.
+    void setRequestLogStore(const storage::Store *store) { m_requestLog = store; }
     void cancel(quint64 token);
     int waiting() const { return int(m_waiters.size()); }
 
@@ -87,6 +97,7 @@ private:
     GatewayState &m_state;
     const Clock &m_clock;
     limits::SharedKeyLimits *m_shared = nullptr;
+    const storage::Store *m_requestLog = nullptr;
     std::list<Waiter> m_waiters;           // FIFO per key, in arrival order
 };
 

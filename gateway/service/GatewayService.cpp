@@ -134,6 +134,13 @@ bool GatewayService::start(QString *error)
     return m_port != 0;
 }
 
+void GatewayService::setStore(storage::Store *store)
+{
+    m_store = store;
+    // Admission refuses new requests while the store cannot log them (SPEC §10).
+    m_admission->setRequestLogStore(store);
+}
+
 void GatewayService::setSharedKeyLimits(limits::SharedKeyLimits *limits)
 {
     m_sharedLimits = limits;

@@ -72,7 +72,7 @@ public:
     const Clock &clock() const { return m_clock; }
     // The database behind the gateway, when there is one (request log beyond memory). The store
     // must outlive the service. Gateway thread.
-    void setStore(storage::Store *store) { m_store = store; }
+    void setStore(storage::Store *store);
     storage::Store *store() const { return m_store; }
     const http::HttpFront &front() const { return *m_front; }
     // The upstream client every request goes through (admin discovery and channel tests too).

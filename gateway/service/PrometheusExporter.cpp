@@ -94,9 +94,10 @@ QByteArray renderPrometheus(GatewayService &gateway)
         w.sample("switchyard_refusals_total", QByteArray("reason=\"") + reason + '"', double(gateway.front().refusals(reason)));
 
     GatewayState &routing = gateway.state();
-    w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits and money checks, by reason.");
+    w.family("switchyard_gateway_refusals_total", "counter", "Requests refused by the gateway's limits, money and request-log checks, by reason.");
     for (const char *reason : {"key_rate_limited", "insufficient_balance", "spend_limit_reached", "key_breaker_suspended",
-                               "key_breaker_disabled", "capacity_busy", "limits_unavailable"})
+                               "key_breaker_disabled", "capacity_busy", "limits_unavailable", "database_unavailable",
+                               "request_log_full"})
         w.sample("switchyard_gateway_refusals_total", QByteArray("reason=\"") + reason + '"', double(routing.refusals.value(reason)));
     if (const limits::SharedKeyLimits *shared = gateway.sharedKeyLimits()) {
         w.family("switchyard_redis_up", "gauge", "1 while the shared key limits' Redis answers, 0 while it does not.");

@@ -145,6 +145,11 @@ StoreStats PostgresStore::stats() const
     return m_worker->stats();
 }
 
+std::optional<quint64> PostgresStore::requestLogFull() const
+{
+    return m_worker->requestLogFull();
+}
+
 void PostgresStore::post(std::function<std::function<void()>()> work)
 {
     QMetaObject::invokeMethod(

@@ -21,8 +21,9 @@
 //
 // Server failures: a statement that fails because the connection broke drops the connection; the
 // next call connects again (after a failed attempt, not before half a second). Meanwhile reads
-// return nothing, reserve() says Unavailable, writes stay queued (request-log rows up to
-// maxQueuedRequests, the rest dropped and counted) and ledger commits report false
+// return nothing, reserve() says Unavailable, writes stay queued (request-log rows up to twice
+// maxQueuedRequests, the rest dropped and counted; from maxQueuedRequests on, requestLogFull()
+// says so and the gateway refuses new requests) and ledger commits report false
 // (the caller retries; an entry offered again is queued once). Once the server answers, reserve()
 // books the queued ledger entries before it decides, so the charges made during the outage count;
 // a reserve() that finds its connection cut (the server restarted while the store was idle) asks
@@ -48,8 +49,9 @@ struct PostgresStoreOptions {
     int batchSize = 500;
     std::chrono::milliseconds retentionInterval{60'000};
     std::chrono::milliseconds statementTimeout{10'000};  // a statement running longer fails
-    // As SqliteStoreOptions::maxQueuedRequests: request-log rows beyond it wait nowhere (dropped,
-    // counted), e.g. during an outage of the server; ledger entries are never dropped.
+    // As SqliteStoreOptions::maxQueuedRequests: from this many request-log rows waiting (e.g.
+    // during an outage of the server) requestLogFull() says so; rows beyond twice as many wait
+    // nowhere (dropped, counted); ledger entries are never dropped.
     int maxQueuedRequests = 20'000;
 };
 
@@ -80,6 +82,7 @@ public:
     void setRetention(int maxAgeDays, int maxCount) override;
     int applyRetention() override;
     StoreStats stats() const override;
+    std::optional<quint64> requestLogFull() const override;
 
     void post(std::function<std::function<void()>()> work) override;
     bool isShared() const override { return true; }

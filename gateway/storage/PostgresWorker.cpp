@@ -78,11 +78,11 @@ void PostgresWorker::close()
 void PostgresWorker::enqueue(WriteOp op)
 {
     bool wake = false;
-    quint64 warnDropped = 0;
+    RequestLogBacklog::Warnings warnings;
     {
         std::lock_guard lock(m_mutex);
         if (std::holds_alternative<StoredRequest>(op)
-            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnDropped)) {
+            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnings)) {
             m_stats.droppedRequests = m_backlog.dropped();
         } else {
             m_pending.push_back(std::move(op));
@@ -92,10 +92,14 @@ void PostgresWorker::enqueue(WriteOp op)
             wake = true;
         }
     }
-    if (warnDropped)
-        qCWarning(lcPostgres) << "the database falls behind: dropped" << warnDropped
+    if (warnings.full)
+        qCWarning(lcPostgres) << "the database falls behind:" << warnings.full
+                              << "request-log rows wait to be written; new requests are refused until"
+                                 " fewer than that wait";
+    if (warnings.dropped)
+        qCWarning(lcPostgres) << "the database falls behind: dropped" << warnings.dropped
                               << "request-log rows since the last warning; the write queue holds at most"
-                              << m_options.maxQueuedRequests << "(ledger entries are never dropped)";
+                              << m_backlog.hardBound() << "(ledger entries are never dropped)";
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
 }

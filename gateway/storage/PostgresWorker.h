@@ -34,7 +34,7 @@ public:
     // Commits the queue, gives back the reservations still held, closes the connection.
     void close();
 
-    // Any thread. A request-log row beyond maxQueuedRequests is dropped (counted) instead.
+    // Any thread. A request-log row beyond twice maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
     // Queues `entry` unless the same entry (its sequence) is queued already: a commit that failed
     // leaves its entry queued, and the ledger offers it again at every retry.
@@ -45,6 +45,8 @@ public:
     void enqueueRelease(quint64 id);
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
+    // Any thread, lock-free: Store::requestLogFull().
+    std::optional<quint64> requestLogFull() const { return m_backlog.full(); }
     const QString &instanceId() const { return m_self.instanceId; }
 
     bool commitPending();

@@ -152,4 +152,9 @@ StoreStats SqliteStore::stats() const
     return m_worker->stats();
 }
 
+std::optional<quint64> SqliteStore::requestLogFull() const
+{
+    return m_worker->requestLogFull();
+}
+
 } // namespace sy::storage

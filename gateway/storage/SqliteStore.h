@@ -14,9 +14,11 @@
 // Durability: a committed write survives the process being killed (SIGKILL included); with
 // synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes
 // still queued when the process dies are lost. A transaction that fails (disk full, I/O error) is
-// rolled back and its items stay queued and are retried. While the database falls behind, the
-// queue holds at most maxQueuedRequests request-log rows: further rows are dropped and counted
-// (a warning at most every 10 s); ledger entries and the configuration are never dropped.
+// rolled back and its items stay queued and are retried. While the database falls behind and
+// maxQueuedRequests request-log rows wait, requestLogFull() says so (the gateway then refuses new
+// requests); the queue holds up to twice that many for the requests already admitted and the
+// refusals, further rows are dropped and counted (a warning at most every 10 s); ledger entries
+// and the configuration are never dropped.
 //
 // The file may hold credentials: a new file is created with permissions 0600 (an existing file
 // keeps its own). A file that is not SQLite, fails `PRAGMA integrity_check`, or has a schema newer
@@ -44,9 +46,11 @@ struct SqliteStoreOptions {
     // Wall-clock time (UTC) that retention by age measures from; empty = the system clock. Called
     // on the storage thread.
     std::function<QDateTime()> wallClock;
-    // The most request-log rows the queue holds (about 2 KiB each without message contents);
-    // rows beyond it are dropped and counted (StoreStats::droppedRequests); ≤ 0: no bound.
-    // Ledger entries, the configuration and meta values are never dropped.
+    // The soft bound on the request-log rows waiting (about 2 KiB each without message
+    // contents): from this many on, requestLogFull() says so and the gateway refuses new
+    // requests. The queue holds up to twice as many; rows beyond that are dropped and counted
+    // (StoreStats::droppedRequests). ≤ 0: no bound. Ledger entries, the configuration and meta
+    // values are never dropped.
     int maxQueuedRequests = 20'000;
 };
 
@@ -81,6 +85,7 @@ public:
     int applyRetention() override;
 
     StoreStats stats() const override;
+    std::optional<quint64> requestLogFull() const override;
     const QString &path() const { return m_path; }
 
 private:

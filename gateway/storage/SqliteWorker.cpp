@@ -154,11 +154,11 @@ void SqliteWorker::enqueue(WriteOp op)
 {
     bool wake = false;
     bool arm = false;
-    quint64 warnDropped = 0;
+    RequestLogBacklog::Warnings warnings;
     {
         std::lock_guard lock(m_mutex);
         if (std::holds_alternative<StoredRequest>(op)
-            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnDropped)) {
+            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnings)) {
             m_stats.droppedRequests = m_backlog.dropped();
         } else {
             m_pending.push_back(std::move(op));
@@ -172,10 +172,14 @@ void SqliteWorker::enqueue(WriteOp op)
             arm = true;
         }
     }
-    if (warnDropped)
-        qCWarning(lcStorage) << "the database" << m_path << "falls behind: dropped" << warnDropped
+    if (warnings.full)
+        qCWarning(lcStorage) << "the database" << m_path << "falls behind:" << warnings.full
+                             << "request-log rows wait to be written; new requests are refused until"
+                                " fewer than that wait";
+    if (warnings.dropped)
+        qCWarning(lcStorage) << "the database" << m_path << "falls behind: dropped" << warnings.dropped
                              << "request-log rows since the last warning; the write queue holds at most"
-                             << m_options.maxQueuedRequests << "(ledger entries are never dropped)";
+                             << m_backlog.hardBound() << "(ledger entries are never dropped)";
     if (wake)
         QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
     else if (arm)

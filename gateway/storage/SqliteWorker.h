@@ -34,7 +34,7 @@ public:
     void close();
 
     // Any thread: queue a write; wakes the worker when batchSize items are waiting. A
-    // request-log row beyond maxQueuedRequests is dropped (counted) instead.
+    // request-log row beyond twice maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
     // Any thread: queue a ledger entry and have the queue committed soon, in one transaction with
     // whatever else is queued by then; `answered(committed)` runs on the storage thread after it.
@@ -42,6 +42,8 @@ public:
     // Any thread.
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
+    // Any thread, lock-free: Store::requestLogFull().
+    std::optional<quint64> requestLogFull() const { return m_backlog.full(); }
 
     // Commits everything queued so far in one transaction. False when that transaction failed
     // (its items are queued again, in front).

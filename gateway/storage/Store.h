@@ -79,6 +79,11 @@ public:
     virtual int applyRetention() = 0;
 
     virtual StoreStats stats() const = 0;
+    // The request-log rows waiting for the database while they are at the store's bound
+    // (maxQueuedRequests) or above; nothing below it. Every answered request is to be logged, so
+    // the gateway admits no new request meanwhile. Any thread; lock-free (an atomic read): asked
+    // on the request path. A store without a write queue keeps the default.
+    virtual std::optional<quint64> requestLogFull() const { return std::nullopt; }
 
     // --- Off the caller's thread. Runs `work` on the store's own thread and then the function it
     // returns (if any) on the thread that opened the store; returns at once. `work` may call this

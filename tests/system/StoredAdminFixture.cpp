@@ -6,16 +6,19 @@ namespace sy::system_test {
 
 using namespace std::chrono_literals;
 
-void StoredAdminFixture::startStoredGateway(config::Config config, std::optional<storage::SqliteStoreOptions> options)
+void StoredAdminFixture::startStoredGateway(config::Config config)
+{
+    storage::SqliteStoreOptions options;
+    options.flushInterval = 20ms;
+    options.retentionInterval = 1h;
+    startStoredGateway(std::move(config), options);
+}
+
+void StoredAdminFixture::startStoredGateway(config::Config config, const storage::SqliteStoreOptions &options)
 {
     startGateway(std::move(config));
     ASSERT_TRUE(gateway);
-    if (!options) {
-        options.emplace();
-        options->flushInterval = 20ms;
-        options->retentionInterval = 1h;
-    }
-    auto opened = storage::SqliteStore::open(databasePath(), *options);
+    auto opened = storage::SqliteStore::open(databasePath(), options);
     if (auto *refusal = std::get_if<QString>(&opened))
         FAIL() << "store refused: " << refusal->toStdString();
     store = std::move(std::get<std::unique_ptr<storage::SqliteStore>>(opened));

@@ -10,17 +10,16 @@
 
 #include <QTemporaryDir>
 
-#include <optional>
-
 namespace sy::system_test {
 
 class StoredAdminFixture : public AdminFixture {
 protected:
     void TearDown() override;
 
-    // Starts the gateway with `config`, then opens the store and attaches Persistence. The store
-    // commits every 20 ms unless `options` say otherwise.
-    void startStoredGateway(config::Config config, std::optional<storage::SqliteStoreOptions> options = std::nullopt);
+    // Starts the gateway with `config`, then opens the store and attaches Persistence.
+    void startStoredGateway(config::Config config);
+    // The same with the store's own options (flush and retention intervals included).
+    void startStoredGateway(config::Config config, const storage::SqliteStoreOptions &options);
 
     QString databasePath() const { return m_dir.filePath(QStringLiteral("switchyard.db")); }
     // The database file's bytes, main file and write-ahead log together (after a flush).

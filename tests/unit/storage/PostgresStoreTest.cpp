@@ -5,7 +5,8 @@
 // during the outage queued once, and booked before the next admission; the connection a restart
 // cut while idle replaced at the first admission). One batch writes every row of the queue in one
 // round trip; retention by count keeps up between its periodic passes; while the server is away
-// the queue holds at most its bound of request-log rows and every ledger entry.
+// the store is full from its bound of request-log rows on, the queue holds twice that many and
+// every ledger entry.
 #include "StorageTestSupport.h"
 #include "storage/PostgresStore.h"
 #include "support/PostgresServer.h"
@@ -299,7 +300,7 @@ TEST_F(PostgresStoreTest, RetentionByCountKeepsUpBetweenPeriodicPasses)
     EXPECT_EQ(store->queryRequests({.limit = 1}).front().id, QByteArray("new_999"));
 }
 
-TEST_F(PostgresStoreTest, WhileTheServerIsAwayTheQueueHoldsItsBoundOfRequestRowsAndEveryLedgerEntry)
+TEST_F(PostgresStoreTest, WhileTheServerIsAwayTheStoreIsFullFromItsBoundAndDropsOnlyPastTwiceIt)
 {
     PostgresStoreOptions options;
     options.maxQueuedRequests = 100;
@@ -308,20 +309,28 @@ TEST_F(PostgresStoreTest, WhileTheServerIsAwayTheQueueHoldsItsBoundOfRequestRows
     ASSERT_TRUE(store->commitLedger(topUp(1, 1'000)));
     ASSERT_TRUE(s_server->stop()) << s_server->error().toStdString();
     for (int i = 0; i < 250; ++i) {
+        if (i == 99) {
+            EXPECT_EQ(store->requestLogFull(), std::nullopt) << "full below the soft bound";
+        }
+        if (i == 100) {
+            EXPECT_EQ(store->requestLogFull(), std::optional<quint64>(100)) << "not full at the soft bound";
+        }
         store->appendRequest(request("req_" + QByteArray::number(i), baseTime().addMSecs(i)));
         if (i % 50 == 0)
             store->appendLedger(charge(quint64(2 + i / 50), QStringLiteral("req_%1").arg(i), 1));
     }
     StoreStats stats = store->stats();
-    EXPECT_EQ(stats.droppedRequests, 150u);
-    EXPECT_EQ(stats.pendingRequests, 100u);
-    EXPECT_EQ(stats.pendingWrites, 105u);
+    EXPECT_EQ(stats.droppedRequests, 50u);
+    EXPECT_EQ(stats.pendingRequests, 200u);
+    EXPECT_EQ(stats.pendingWrites, 205u);
+    EXPECT_EQ(store->requestLogFull(), std::optional<quint64>(200));
     ASSERT_TRUE(s_server->start()) << s_server->error().toStdString();
 
     ASSERT_TRUE(sy::test::waitUntil([&] { return store->flush(); }));
+    EXPECT_EQ(store->requestLogFull(), std::nullopt) << "still full once the queue was written";
     const auto logged = store->queryRequests({.limit = StoredRequestFilter::kMaxLimit});
-    ASSERT_EQ(logged.size(), 100u);
-    EXPECT_EQ(logged.front().id, QByteArray("req_99"));
+    ASSERT_EQ(logged.size(), 200u);
+    EXPECT_EQ(logged.front().id, QByteArray("req_199"));
     EXPECT_EQ(store->ledgerEntries(0).size(), 6u);
     EXPECT_EQ(store->stats().pendingRequests, 0u);
 }
