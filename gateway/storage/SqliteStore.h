@@ -52,6 +52,9 @@ struct SqliteStoreOptions {
     // (StoreStats::droppedRequests). ≤ 0: no bound. Ledger entries, the configuration and meta
     // values are never dropped.
     int maxQueuedRequests = 20'000;
+    // The WAL size (pages) past which a checkpoint runs, on its own thread (SqliteCheckpointer.h);
+    // SQLite's automatic checkpoint, inside the commit, is off.
+    int checkpointPages = 1'000;
 };
 
 class SqliteStore final : public Store {

@@ -48,6 +48,10 @@ QString SqliteWorker::open(bool isNew)
         closeConnection();
         return QStringLiteral("cannot open %1: %2").arg(m_path, *error);
     }
+    if (sqlite3 *writer = sqliteHandleOf(m_db)) {
+        m_checkpointer = std::make_unique<SqliteCheckpointer>(m_path, m_options.checkpointPages, int(m_options.busyTimeout.count()));
+        m_checkpointer->attach(writer);
+    }
     // Single-shot, armed only when there is work (see scheduleNext): an idle store never wakes.
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
@@ -144,6 +148,7 @@ void SqliteWorker::close()
 
 void SqliteWorker::closeConnection()
 {
+    m_checkpointer.reset();  // first: the writer's close is then the last one (it removes the WAL)
     m_writeStatements.finalize();
     m_db.close();
     m_db = QSqlDatabase();  // the last handle must be gone before removeDatabase

@@ -6,6 +6,7 @@
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the queue's mutex; all others run on the storage thread only.
 #include "storage/RequestLogBacklog.h"
+#include "storage/SqliteCheckpointer.h"
 #include "storage/SqliteReads.h"
 #include "storage/SqliteStore.h"
 #include "storage/SqliteWrites.h"
@@ -16,6 +17,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -96,6 +98,7 @@ private:
     // Storage thread only.
     QSqlDatabase m_db;
     WriteStatements m_writeStatements;  // on m_db; finalized before it closes
+    std::unique_ptr<SqliteCheckpointer> m_checkpointer;  // attached to m_db; stopped before it closes
     QTimer *m_timer = nullptr;  // child of this worker
     std::optional<std::chrono::steady_clock::time_point> m_lastRetention;
     bool m_wroteSinceRetention = false;

@@ -157,7 +157,10 @@ std::optional<QString> step(sqlite3 *handle, sqlite3_stmt *statement, const Bind
     return error;
 }
 
-sqlite3 *handleOf(const QSqlDatabase &db)
+
+} // namespace
+
+sqlite3 *sqliteHandleOf(const QSqlDatabase &db)
 {
     const QSqlDriver *driver = db.driver();
     const QVariant handle = driver ? driver->handle() : QVariant();
@@ -165,8 +168,6 @@ sqlite3 *handleOf(const QSqlDatabase &db)
         return nullptr;
     return *static_cast<sqlite3 *const *>(handle.constData());
 }
-
-} // namespace
 
 void WriteStatements::finalize()
 {
@@ -211,7 +212,7 @@ void bindRequest(Binder &bind, const StoredRequest &request)
 std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vector<WriteOp> &ops,
                                               WriteStatements &statements)
 {
-    sqlite3 *const handle = handleOf(db);
+    sqlite3 *const handle = sqliteHandleOf(db);
     if (!handle)
         return QStringLiteral("not an open SQLite connection");
     if (!db.transaction())

@@ -40,6 +40,9 @@ inline bool holdsLedgerEntry(const std::vector<WriteOp> &queue, quint64 sequence
     });
 }
 
+// The QSQLITE driver's own connection handle of `db`; null when `db` is not an open SQLite one.
+sqlite3 *sqliteHandleOf(const QSqlDatabase &db);
+
 // Requests per multi-row INSERT of writeBatch.
 inline constexpr int kRequestsPerInsert = 16;
 
