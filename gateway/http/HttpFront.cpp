@@ -182,6 +182,15 @@ bool HttpFront::hostAllowed(const QByteArray &hostHeader) const
 {
     if (m_options.allowRemoteHosts || hostHeader.isEmpty())
         return true;
+    // What local clients send nearly always, answered without a lower-cased copy and an address
+    // parse (the same answer as below: the name, then at most one ':' and a port).
+    for (const QByteArrayView plain : {QByteArrayView("127.0.0.1"), QByteArrayView("localhost")}) {
+        if (hostHeader.startsWith(plain)) {
+            const QByteArrayView rest = QByteArrayView(hostHeader).sliced(plain.size());
+            if (rest.isEmpty() || (rest.front() == ':' && !rest.sliced(1).contains(':')))
+                return true;
+        }
+    }
     QByteArray host = hostHeader.trimmed().toLower();
     if (host.startsWith('[')) {
         const qsizetype end = host.indexOf(']');
