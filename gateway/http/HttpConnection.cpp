@@ -21,11 +21,6 @@ HttpConnection *HttpConnection::of(QTcpSocket *socket)
     return socket ? socket->findChild<HttpConnection *>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
 }
 
-FramedRequest HttpConnection::takeFramed()
-{
-    return m_framer.takeFramed().value_or(FramedRequest{});
-}
-
 void HttpConnection::enqueue(const ResponseSink *sink)
 {
     m_queue.push_back({sink, {}, false, End::KeepOpen});

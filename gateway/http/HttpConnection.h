@@ -3,8 +3,7 @@
 // 6.4 keeps. Created by LimitedTcpServer for every accepted socket, as the socket's child (so it
 // dies with the socket; holders keep a QPointer).
 //
-//  - Framing: the connection's RequestFramer, and for each request it framed (in order) the
-//    protocol facts QtHttpServer does not expose: HTTP/1.0 or 1.1, `Connection: keep-alive`.
+//  - Reading: the connection's RequestFramer, which reads and frames its requests.
 //  - Response order (RFC 9112 §9.3.2): every ResponseSink of the connection takes a place in a
 //    queue in request order. Only the first unfinished one writes to the socket; a later one's
 //    bytes are held here until every earlier response is complete, so a fast answer to a
@@ -14,7 +13,7 @@
 //    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
 //
 // Thread: the socket's thread (the gateway thread), like everything of the front.
-#include "http/LimitedTcpServer.h"
+#include "http/RequestFramer.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -51,8 +50,6 @@ public:
     static HttpConnection *of(QTcpSocket *socket);
 
     RequestFramer &framer() { return m_framer; }
-    // Facts of the oldest framed request not yet taken (one per request QtHttpServer hands over).
-    FramedRequest takeFramed();
 
     const ConnectionOptions &options() const { return m_options; }
 

@@ -44,6 +44,43 @@ HttpRequest copyOut(const QHttpServerRequest &request)
     return out;
 }
 
+// A request target that QUrl would give back unchanged as its fully decoded path, with no query:
+// an origin-form path of unreserved characters, sub-delimiters, ':', '@' and '/' only.
+bool isPlainPath(QByteArrayView target)
+{
+    if (!target.startsWith('/') || target.startsWith("//"))
+        return false;
+    for (const char c : target) {
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            || QByteArrayView("-._~!$&'()*+,;=:@/").contains(c);
+        if (!plain)
+            return false;
+    }
+    return true;
+}
+
+// The handler's copy of a request read by the connection's framer; path and query as
+// QtHttpServer 6.4 made them (the target parsed by QUrl, the authority from Host), without
+// QUrl on the common plain path.
+HttpRequest fromFramed(FramedRequest &framed, QTcpSocket *socket)
+{
+    HttpRequest out;
+    out.method = std::move(framed.method);
+    if (isPlainPath(framed.target)) {
+        out.path = std::move(framed.target);
+    } else {
+        QUrl url = QUrl::fromEncoded(framed.target);
+        if (const QByteArray host = headerValue(framed.headers, "host"); !host.isEmpty())
+            url.setAuthority(QString::fromUtf8(host));
+        out.path = url.path(QUrl::FullyDecoded).toUtf8();
+        out.query = QUrlQuery(url);
+    }
+    out.headers = std::move(framed.headers);
+    out.body = std::move(framed.body);
+    out.peer = socket->peerAddress();
+    return out;
+}
+
 QByteArray defaultErrorBody(const QByteArray &, int status, const QString &message)
 {
     return QJsonDocument(QJsonObject{{"error", QJsonObject{{"message", message}, {"code", status}}}})
@@ -110,10 +147,15 @@ void HttpFront::setErrorFormatter(ErrorFormatter formatter)
 quint16 HttpFront::listenOn(const QHostAddress &address, quint16 port)
 {
     FramingLimits limits{m_options.maxHeaderBytes, m_options.maxBodyBytes};
-    auto *server = new LimitedTcpServer(limits, m_options.connection, [this](int status, const QByteArray &path) {
+    auto responder = [this](int status, const QByteArray &path) {
         ++m_refusals[status == 431 ? "header_too_large" : status == 413 ? "body_too_large" : "bad_framing"];
         return wholeResponse(status, m_errorFormatter(path, status, limitMessage(status, m_options)), true);
-    }, this);
+    };
+    auto dispatcher = [this](FramedRequest &&framed, QTcpSocket *socket) {
+        const bool http10 = framed.http10, keepAlive = framed.keepAlive, upgrade = framed.upgrade;
+        serve(fromFramed(framed, socket), socket, http10, keepAlive, upgrade);
+    };
+    auto *server = new LimitedTcpServer(limits, m_options.connection, responder, dispatcher, this);
     if (!(m_options.reusePort ? server->listenSharingPort(address, port) : server->listen(address, port))) {
         m_error = server->errorString();
         delete server;
@@ -140,6 +182,15 @@ bool HttpFront::hostAllowed(const QByteArray &hostHeader) const
 {
     if (m_options.allowRemoteHosts || hostHeader.isEmpty())
         return true;
+    // What local clients send nearly always, answered without a lower-cased copy and an address
+    // parse (the same answer as below: the name, then at most one ':' and a port).
+    for (const QByteArrayView plain : {QByteArrayView("127.0.0.1"), QByteArrayView("localhost")}) {
+        if (hostHeader.startsWith(plain)) {
+            const QByteArrayView rest = QByteArrayView(hostHeader).sliced(plain.size());
+            if (rest.isEmpty() || (rest.front() == ':' && !rest.sliced(1).contains(':')))
+                return true;
+        }
+    }
     QByteArray host = hostHeader.trimmed().toLower();
     if (host.startsWith('[')) {
         const qsizetype end = host.indexOf(']');
@@ -170,32 +221,41 @@ void HttpFront::refuse(const std::shared_ptr<ResponseSink> &sink, const QByteArr
 
 bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *socket)
 {
-    HttpRequest request = copyOut(qrequest);
+    // Only for a socket whose requests QtHttpServer parsed itself: every socket accepted by a
+    // LimitedTcpServer is read by its framer and served through the dispatcher instead.
+    serve(copyOut(qrequest), socket, false, false, false);
+    return true;
+}
+
+void HttpFront::serve(HttpRequest &&request, QTcpSocket *socket, bool http10, bool keepAlive, bool upgrade)
+{
     // Every request gets its sink first, refused or not: it holds the request's place in the
     // connection's answer order.
     auto sink = std::make_shared<ResponseSink>(socket);
-    HttpConnection *connection = HttpConnection::of(socket);
-    const FramedRequest framed = connection ? connection->takeFramed() : FramedRequest{};
-    if (framed.http10)
-        sink->setHttp10(framed.keepAlive);
+    if (http10)
+        sink->setHttp10(keepAlive);
     if (request.header("connection").compare("close", Qt::CaseInsensitive) == 0)
         sink->setCloseAfterResponse(true);
+    // QtHttpServer 6.4 closed a connection that asked for a WebSocket upgrade (no WebSocket
+    // server is connected); it is answered, then closed.
+    if (upgrade && request.header("upgrade").compare("websocket", Qt::CaseInsensitive) == 0)
+        sink->setCloseAfterResponse(true);
 
-    if (!framed.http10 && !request.hasHeader("host")) {
+    if (!http10 && !request.hasHeader("host")) {
         refuse(sink, request.path, 400, QStringLiteral("An HTTP/1.1 request must carry a Host header."),
                "missing_host");
-        return true;
+        return;
     }
     if (!hostAllowed(request.header("host"))) {
         refuse(sink, request.path, 403, QStringLiteral("Host not allowed: only loopback names may be used."),
                "bad_host");
-        return true;
+        return;
     }
     const QByteArray origin = request.header("origin");
     if (!originAllowed(origin)) {
         refuse(sink, request.path, 403, QStringLiteral("Origin not allowed: %1").arg(QString::fromUtf8(origin)),
                "bad_origin");
-        return true;
+        return;
     }
 
     if (!origin.isEmpty()) {
@@ -204,7 +264,7 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *so
             sink->respond(204, {{"Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS"},
                                 {"Access-Control-Allow-Headers", "*"},
                                 {"Access-Control-Max-Age", "600"}}, {});
-            return true;
+            return;
         }
     }
 
@@ -217,7 +277,7 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *so
         if (route.method != request.method)
             continue;
         route.handler(std::move(request), std::move(sink));
-        return true;
+        return;
     }
     const int status = pathKnown ? 405 : 404;
     ++m_refusals[pathKnown ? "method_not_allowed" : "not_found"];
@@ -226,7 +286,6 @@ bool HttpFront::handleRequest(const QHttpServerRequest &qrequest, QTcpSocket *so
         : QStringLiteral("Unknown route: %1 %2").arg(QString::fromLatin1(request.method), QString::fromUtf8(request.path));
     sink->respond(status, {{"Content-Type", "application/json"}, {"x-request-id", newRequestId()}},
                   m_errorFormatter(request.path, status, message));
-    return true;
 }
 
 void HttpFront::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)

@@ -4,7 +4,8 @@
 // What it guarantees before any handler runs (each a QtHttpServer 6.4 trap, see ARCHITECTURE.md):
 //  - header block limit (default 64 KiB -> 431) and body limit (default 16 MiB -> 413) are
 //    enforced while bytes arrive, in LimitedTcpServer, before QtHttpServer buffers them;
-//  - the request is copied out (HttpRequest) before the handler is called;
+//  - requests are read by our own framer (LimitedTcpServer), not by QtHttpServer's parser, and
+//    handed to the handler as an HttpRequest it owns;
 //  - loopback bind by default; the Host header must name a loopback host unless remote hosts are
 //    allowed (DNS-rebinding guard -> 403); a browser Origin that is not allowed gets 403 and no
 //    CORS grant;
@@ -83,6 +84,9 @@ private:
         bool prefix = false;
         Handler handler;
     };
+    // Checks and routes one request (http10/keepAlive/upgrade: what its request line and
+    // Connection header said).
+    void serve(HttpRequest &&request, QTcpSocket *socket, bool http10, bool keepAlive, bool upgrade);
     void refuse(const std::shared_ptr<ResponseSink> &sink, const QByteArray &path, int status,
                 const QString &message, const QByteArray &reason);
     bool hostAllowed(const QByteArray &host) const;

@@ -14,223 +14,13 @@
 
 namespace sy::http {
 
-namespace {
-
-QByteArray requestPath(const QByteArray &headerBlock)
-{
-    // The second space-separated field of the request line, without its query.
-    const qsizetype lineEnd = headerBlock.indexOf("\r\n");
-    const QByteArrayView line = QByteArrayView(headerBlock).first(lineEnd < 0 ? headerBlock.size() : lineEnd);
-    const qsizetype start = line.indexOf(' ');
-    if (start < 0)
-        return {};
-    const qsizetype end = line.indexOf(' ', start + 1);
-    QByteArrayView target = line.sliced(start + 1, (end < 0 ? line.size() : end) - start - 1);
-    if (const qsizetype query = target.indexOf('?'); query >= 0)
-        target = target.first(query);
-    return target.toByteArray();
-}
-
-} // namespace
-
-// End of a header block: the first blank line, CRLF or bare LF as QtHttpServer's parser accepts.
-// Returns the offset just past it, or -1.
-static qsizetype headerBlockEnd(const QByteArray &buffer, qsizetype from)
-{
-    for (qsizetype i = buffer.indexOf('\n', from); i >= 0; i = buffer.indexOf('\n', i + 1)) {
-        if (i + 1 < buffer.size() && buffer.at(i + 1) == '\n')
-            return i + 2;
-        if (i + 2 < buffer.size() && buffer.at(i + 1) == '\r' && buffer.at(i + 2) == '\n')
-            return i + 3;
-    }
-    return -1;
-}
-
-void RequestFramer::requestComplete()
-{
-    m_state = State::Headers;
-    m_path.clear();
-    ++m_completedInFeed;
-}
-
-RequestFramer::Verdict RequestFramer::feed(QByteArrayView bytes)
-{
-    Verdict verdict = Verdict::Ok;
-    m_completedInFeed = 0;
-    QByteArray rest;  // keeps the bytes after a header block alive while `bytes` views them
-    while (!bytes.isEmpty()) {
-        switch (m_state) {
-        case State::Headers: {
-            // Search only the new bytes plus the 2 before them for the blank line.
-            const qsizetype from = std::max<qsizetype>(0, m_buffer.size() - 2);
-            m_buffer.append(bytes.data(), bytes.size());
-            bytes = {};
-            const qsizetype end = headerBlockEnd(m_buffer, from);
-            if (m_path.isEmpty() && m_buffer.contains('\n'))
-                m_path = requestPath(m_buffer);
-            if (end < 0) {
-                if (m_buffer.size() > m_limits.maxHeaderBytes)
-                    return Verdict::HeaderTooLarge;
-                return verdict;
-            }
-            if (end > m_limits.maxHeaderBytes)
-                return Verdict::HeaderTooLarge;
-            rest = m_buffer.mid(end);
-            m_buffer.truncate(end);
-            const Verdict v = headersComplete();
-            if (v != Verdict::Ok && v != Verdict::ExpectContinue)
-                return v;
-            if (v == Verdict::ExpectContinue)
-                verdict = v;
-            // The remainder is body, or the next pipelined request.
-            bytes = QByteArrayView(rest);
-            break;
-        }
-        case State::Body: {
-            const qint64 take = std::min<qint64>(m_remaining, bytes.size());
-            m_remaining -= take;
-            bytes = bytes.sliced(take);
-            if (m_remaining == 0)
-                requestComplete();
-            break;
-        }
-        default: {
-            const qsizetype used = feedChunked(bytes, verdict);
-            if (verdict == Verdict::BodyTooLarge || verdict == Verdict::BadFraming)
-                return verdict;
-            bytes = bytes.sliced(used);
-            break;
-        }
-        }
-    }
-    return verdict;
-}
-
-RequestFramer::Verdict RequestFramer::headersComplete()
-{
-    std::optional<qint64> contentLength;
-    int transferEncodings = 0;
-    bool chunked = false;
-    bool expectContinue = false;
-    FramedRequest framed;
-    {
-        const qsizetype end = m_buffer.indexOf('\n');
-        const QByteArrayView requestLine = QByteArrayView(m_buffer).first(end < 0 ? m_buffer.size() : end).trimmed();
-        framed.http10 = requestLine.endsWith("HTTP/1.0");
-    }
-    // Walks the lines in place (views, no copies): this runs for every request.
-    const QByteArrayView block(m_buffer);
-    qsizetype lineStart = block.indexOf('\n');  // line 0 is the request line
-    while (lineStart >= 0) {
-        ++lineStart;
-        const qsizetype lineEnd = block.indexOf('\n', lineStart);
-        const QByteArrayView line = block.sliced(lineStart, (lineEnd < 0 ? block.size() : lineEnd) - lineStart);
-        lineStart = lineEnd;
-        const qsizetype colon = line.indexOf(':');
-        if (colon <= 0)
-            continue;
-        const QByteArrayView name = line.first(colon).trimmed();
-        const QByteArrayView value = line.sliced(colon + 1).trimmed();
-        if (name.compare("content-length", Qt::CaseInsensitive) == 0) {
-            bool ok = false;
-            const qint64 length = value.toLongLong(&ok);
-            // Two different lengths: the front and QtHttpServer could frame the body differently.
-            if (!ok || length < 0 || (contentLength && *contentLength != length))
-                return Verdict::BadFraming;
-            contentLength = length;
-        } else if (name.compare("transfer-encoding", Qt::CaseInsensitive) == 0) {
-            ++transferEncodings;
-            chunked = value.toByteArray().toLower().contains("chunked");
-        } else if (name.compare("expect", Qt::CaseInsensitive) == 0) {
-            expectContinue = value.compare("100-continue", Qt::CaseInsensitive) == 0;
-        } else if (name.compare("connection", Qt::CaseInsensitive) == 0) {
-            framed.keepAlive = framed.keepAlive || value.toByteArray().toLower().contains("keep-alive");
-        }
-    }
-    m_buffer.clear();
-    // RFC 9112 6.3: both, or several encodings, is how requests are smuggled past a front.
-    if (transferEncodings > 1 || (transferEncodings == 1 && contentLength))
-        return Verdict::BadFraming;
-    if (contentLength.value_or(0) > m_limits.maxBodyBytes)
-        return Verdict::BodyTooLarge;
-    m_framed.push_back(framed);
-    if (chunked) {
-        m_state = State::ChunkSize;
-        m_bodySeen = 0;
-    } else if (contentLength.value_or(0) > 0) {
-        m_state = State::Body;
-        m_remaining = *contentLength;
-    } else {
-        requestComplete();
-    }
-    return expectContinue && m_state != State::Headers ? Verdict::ExpectContinue : Verdict::Ok;
-}
-
-std::optional<FramedRequest> RequestFramer::takeFramed()
-{
-    if (m_framed.empty())
-        return std::nullopt;
-    FramedRequest framed = m_framed.front();
-    m_framed.pop_front();
-    return framed;
-}
-
-qsizetype RequestFramer::feedChunked(QByteArrayView bytes, Verdict &verdict)
-{
-    switch (m_state) {
-    case State::ChunkSize:
-    case State::Trailers:
-    case State::ChunkDataEnd: {
-        const qsizetype nl = bytes.indexOf('\n');
-        if (nl < 0) {
-            m_buffer.append(bytes.data(), bytes.size());
-            if (m_buffer.size() > 4096)
-                verdict = Verdict::BodyTooLarge;  // an endless size/trailer line is abuse too
-            return bytes.size();
-        }
-        m_buffer.append(bytes.data(), nl + 1);
-        const QByteArray line = m_buffer.trimmed();
-        m_buffer.clear();
-        if (m_state == State::ChunkDataEnd) {
-            m_state = State::ChunkSize;
-        } else if (m_state == State::Trailers) {
-            if (line.isEmpty())
-                requestComplete();
-        } else {
-            bool ok = false;
-            const qint64 size = line.split(';').first().trimmed().toLongLong(&ok, 16);
-            if (!ok || size < 0) {
-                verdict = Verdict::BadFraming;
-                return nl + 1;
-            }
-            m_bodySeen += size;
-            if (m_bodySeen > m_limits.maxBodyBytes) {
-                verdict = Verdict::BodyTooLarge;
-                return nl + 1;
-            }
-            m_remaining = size;
-            m_state = size == 0 ? State::Trailers : State::ChunkData;
-        }
-        return nl + 1;
-    }
-    case State::ChunkData: {
-        const qint64 take = std::min<qint64>(m_remaining, bytes.size());
-        m_remaining -= take;
-        if (m_remaining == 0)
-            m_state = State::ChunkDataEnd;
-        return take;
-    }
-    default:
-        return bytes.size();
-    }
-}
-
 LimitedTcpServer::LimitedTcpServer(FramingLimits limits, const ConnectionOptions &connection,
-                                   LimitResponder responder, QObject *parent)
+                                   LimitResponder responder, RequestDispatcher dispatcher, QObject *parent)
     : QTcpServer(parent)
     , m_limits(limits)
     , m_connection(std::make_unique<ConnectionOptions>(connection))
     , m_responder(std::move(responder))
+    , m_dispatcher(std::move(dispatcher))
 {
 }
 
@@ -249,15 +39,26 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
     auto *connection = new HttpConnection(socket, m_limits, *m_connection);
     RequestFramer *framer = &connection->framer();
     auto rejected = std::make_shared<bool>(false);
-    // Connected before addPendingConnection(), so this runs before QtHttpServer's own slot and
-    // sees exactly the bytes it is about to consume.
-    connect(socket, &QTcpSocket::readyRead, socket, [this, socket, connection, framer, rejected] {
+    auto detached = std::make_shared<bool>(false);
+    connect(socket, &QTcpSocket::readyRead, socket, [this, socket, connection, framer, rejected, detached] {
+        if (!*detached) {
+            // QtHttpServer connected its parser to readyRead when the connection was handed
+            // over (receiver: the server, our parent since bind()); this slot runs first and
+            // takes it off before it has read anything. Its other connections (the socket's
+            // deletion once disconnected) stay.
+            *detached = true;
+            if (QObject *server = parent())
+                QObject::disconnect(socket, &QIODevice::readyRead, server, nullptr);
+        }
         if (*rejected) {
             socket->readAll();
             return;
         }
-        const QByteArray fresh = socket->peek(socket->bytesAvailable());
+        const QByteArray fresh = socket->readAll();
         const RequestFramer::Verdict verdict = framer->feed(fresh);
+        // Complete requests go to the front in order; a refusal below follows their answers.
+        while (std::optional<FramedRequest> request = framer->takeFramed())
+            m_dispatcher(std::move(*request), socket);
         if (verdict == RequestFramer::Verdict::ExpectContinue) {
             socket->write("HTTP/1.1 100 Continue\r\n\r\n");
             return;
@@ -265,23 +66,15 @@ void LimitedTcpServer::incomingConnection(qintptr socketDescriptor)
         if (verdict == RequestFramer::Verdict::Ok)
             return;
         *rejected = true;
+        if (verdict == RequestFramer::Verdict::Malformed) {
+            // As QtHttpServer 6.4 does: no answer, the connection is closed (after the earlier answers).
+            connection->writeLastAndClose({});
+            return;
+        }
         const int status = verdict == RequestFramer::Verdict::HeaderTooLarge ? 431
             : verdict == RequestFramer::Verdict::BodyTooLarge                ? 413
                                                                              : 400;
-        const QByteArray response = m_responder(status, framer->currentPath());
-        // After every earlier response on the connection (pipelining keeps request order).
-        auto refuse = [socket, connection, response] {
-            socket->readAll();  // QtHttpServer must never see the refused request
-            connection->writeLastAndClose(response);
-        };
-        if (framer->completedInLastFeed() == 0) {
-            socket->readAll();
-            refuse();
-            return;
-        }
-        // Earlier complete requests in this batch are answered first by QtHttpServer's slot,
-        // which runs after this one; the refusal follows them.
-        QMetaObject::invokeMethod(socket, refuse, Qt::QueuedConnection);
+        connection->writeLastAndClose(m_responder(status, framer->currentPath()));
     });
     addPendingConnection(socket);  // QTcpServer emits newConnection() after we return
 }

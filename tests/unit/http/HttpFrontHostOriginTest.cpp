@@ -46,6 +46,21 @@ TEST_F(HttpFrontHostOriginTest, LoopbackHostNamesAreAllowed)
     EXPECT_EQ(front->refusals("bad_host"), 0u);
 }
 
+// Names that begin like a loopback host but are not one.
+TEST_F(HttpFrontHostOriginTest, HostsThatOnlyStartLikeLoopbackAreRefused)
+{
+    startWithRoute();
+    const QList<QByteArray> hosts = {"127.0.0.1.example.com", "localhost.example.com:80",
+                                     "localhostx", "127.0.0.1:80:81"};
+    for (const QByteArray &host : hosts) {
+        SCOPED_TRACE(host.toStdString());
+        const auto response = send("GET", {{"Host", host}});
+        ASSERT_TRUE(response);
+        EXPECT_EQ(response->status, 403);
+    }
+    EXPECT_EQ(calls, 0);
+}
+
 TEST_F(HttpFrontHostOriginTest, NonLoopbackHostsAreRefusedWith403)
 {
     startWithRoute();

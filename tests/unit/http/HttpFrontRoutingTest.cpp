@@ -229,5 +229,48 @@ TEST_F(HttpFrontRoutingTest, PipelinedRequestsInOneWriteAreAllAnswered)
     }
 }
 
+// QtHttpServer 6.4 closed the connection unanswered on a request line it could not split; the
+// front does the same, after the answers to the requests before it.
+TEST_F(HttpFrontRoutingTest, MalformedRequestLineClosesTheConnectionAfterTheEarlierAnswers)
+{
+    startFront();
+    int calls = 0;
+    front->routePrefix("GET", "/p/", answering("before", &calls));
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/p/1", port) + "GET /p/2\r\nHost: localhost\r\n\r\n"
+                + buildRequest("GET", "/p/3", port));
+    const auto first = client.readResponse(2s);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->body, "before");
+    EXPECT_TRUE(client.waitForServerClose());
+    EXPECT_FALSE(client.readResponse(200ms)) << "nothing is answered after the malformed request line";
+    EXPECT_EQ(calls, 1);
+}
+
+// The plain-path shortcut (no QUrl) must give what QUrl gives for the characters it accepts.
+TEST_F(HttpFrontRoutingTest, PlainPathWithSubDelimitersReachesTheHandlerUnchanged)
+{
+    startFront();
+    std::vector<QByteArray> paths;
+    front->routePrefix("GET", "/v1beta/", [&paths](HttpRequest &&request, std::shared_ptr<ResponseSink> sink) {
+        paths.push_back(request.path);
+        EXPECT_TRUE(request.query.isEmpty());
+        sink->respond(200, {}, "ok");
+    });
+    const QList<QByteArray> targets{"/v1beta/models/bench/model:generateContent", "/v1beta/a@b!$&'()*+,;=-._~/c",
+                                    "/v1beta/x%3Ay"};
+    for (const QByteArray &target : targets) {
+        RawHttpClient client(port);
+        ASSERT_TRUE(client.connected());
+        client.send(buildRequest("GET", target, port));
+        ASSERT_TRUE(client.readResponse()) << target.constData();
+    }
+    ASSERT_EQ(paths.size(), 3u);
+    for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(paths[i], QUrl::fromEncoded(targets[i]).path(QUrl::FullyDecoded).toUtf8());
+    EXPECT_EQ(paths[2], "/v1beta/x:y");
+}
+
 } // namespace
 } // namespace sy::http::test

@@ -1,6 +1,6 @@
 // RequestFramer: the incremental HTTP/1.1 framing that enforces the header and body limits
-// before QtHttpServer buffers anything.
-#include "http/LimitedTcpServer.h"
+// while bytes arrive, before a request is handed over.
+#include "http/RequestFramer.h"
 
 #include <gtest/gtest.h>
 #include <cstdlib>
