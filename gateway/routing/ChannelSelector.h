@@ -5,7 +5,8 @@
 // last; stickiness; `order`; `sort`; preferred_* thresholds). Never does I/O; every decision is
 // recorded so the route trace can say why a channel was dropped or where it went.
 //
-// Thread: one thread; views and Random are used only during select().
+// Thread: one thread; views and Random are used only during select(). The selector keeps the
+// views' numbers of the last route table's routes (RouteKeys) from one select() to the next.
 #include "core/Random.h"
 #include "metrics/MetricsWindow.h"
 #include "routing/ProviderPreferences.h"
