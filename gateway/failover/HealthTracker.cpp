@@ -22,9 +22,32 @@ HealthTracker::HealthTracker(const Clock &clock, HealthPolicy policy)
 {
 }
 
+int HealthTracker::channelIndex(const QString &channelId) const
+{
+    const auto it = m_channelIndex.constFind(channelId);
+    if (it != m_channelIndex.cend())
+        return *it;
+    const int index = int(m_channels.size());
+    m_channels.emplace_back();
+    m_channelIndex.insert(channelId, index);
+    return index;
+}
+
 HealthTracker::Channel &HealthTracker::channel(const QString &channelId)
 {
-    return m_channels[channelId];
+    return m_channels[size_t(channelIndex(channelId))];
+}
+
+HealthTracker::Channel *HealthTracker::find(const QString &channelId) const
+{
+    const auto it = m_channelIndex.constFind(channelId);
+    return it == m_channelIndex.cend() ? nullptr : &m_channels[size_t(*it)];
+}
+
+const HealthTracker::RecentLatency *HealthTracker::Channel::latencyOf(const QString &modelId) const
+{
+    const auto it = latencyIndex.constFind(modelId);
+    return it == latencyIndex.cend() ? nullptr : &latency[size_t(*it)];
 }
 
 void HealthTracker::advance(Channel &c, Clock::TimePoint now) const
@@ -82,7 +105,12 @@ void HealthTracker::recordSuccess(const QString &channelId, const QString &model
     c.cooldownLevel = 0;
     c.probing = false;
     c.cooldownUntil = {};
-    RecentLatency &l = c.latency[modelId];
+    auto index = c.latencyIndex.constFind(modelId);
+    if (index == c.latencyIndex.cend()) {
+        index = c.latencyIndex.insert(modelId, int(c.latency.size()));
+        c.latency.emplace_back();
+    }
+    RecentLatency &l = c.latency[size_t(*index)];
     l.ring[size_t(l.next)] = {m_clock.now(), us};
     l.next = (l.next + 1) % RecentLatency::kSize;
     l.count = std::min(l.count + 1, RecentLatency::kSize);
@@ -130,13 +158,12 @@ bool HealthTracker::coolingDownAt(const Channel &c, Clock::TimePoint now)
     return now < c.cooldownUntil || now < c.simulatedUntil;
 }
 
-double HealthTracker::factorOf(const Channel &c, const QString &modelId, Clock::TimePoint now) const
+double HealthTracker::factorOf(const Channel &c, const RecentLatency *latency, Clock::TimePoint now) const
 {
     // Laplace smoothing: one failure in two requests is not yet a 50 % channel.
     const double errorRate = double(c.factorFailures) / double(c.factorTotal + 2);
     double factor = (1.0 - errorRate) * (1.0 - errorRate);
-    const auto latency = c.latency.constFind(modelId);
-    if (latency != c.latency.cend() && latency->normalUs) {
+    if (latency && latency->normalUs) {
         const auto since = now - m_policy.factorWindow;
         double sum = 0;
         int n = 0;
@@ -159,45 +186,77 @@ double HealthTracker::factorOf(const Channel &c, const QString &modelId, Clock::
 
 bool HealthTracker::failedRecently(const QString &channelId) const
 {
-    const auto it = m_channels.find(channelId);
-    if (it == m_channels.end())
+    Channel *c = find(channelId);
+    if (!c)
         return false;
-    advance(*it, m_clock.now());
-    return failedRecentlyIn(*it);
+    advance(*c, m_clock.now());
+    return failedRecentlyIn(*c);
 }
 
 bool HealthTracker::isCoolingDown(const QString &channelId) const
 {
-    const auto it = m_channels.constFind(channelId);
-    if (it == m_channels.cend())
+    const Channel *c = find(channelId);
+    if (!c)
         return false;
-    return coolingDownAt(*it, m_clock.now());
+    return coolingDownAt(*c, m_clock.now());
 }
 
 double HealthTracker::healthFactor(const QString &channelId, const QString &modelId) const
 {
-    const auto it = m_channels.find(channelId);
-    if (it == m_channels.end())
+    Channel *c = find(channelId);
+    if (!c)
         return 1.0;
     const auto now = m_clock.now();
-    advance(*it, now);
-    return factorOf(*it, modelId, now);
+    advance(*c, now);
+    return factorOf(*c, c->latencyOf(modelId), now);
+}
+
+routing::HealthFacts HealthTracker::factsOf(Channel &c, const RecentLatency *latency, Clock::TimePoint now) const
+{
+    advance(c, now);
+    return {failedRecentlyIn(c), coolingDownAt(c, now), factorOf(c, latency, now)};
 }
 
 routing::HealthFacts HealthTracker::facts(const QString &channelId, const QString &modelId) const
 {
-    const auto it = m_channels.find(channelId);
-    if (it == m_channels.end())
+    Channel *c = find(channelId);
+    if (!c)
         return {};
+    return factsOf(*c, c->latencyOf(modelId), m_clock.now());
+}
+
+routing::HealthKey HealthTracker::keyOf(const QString &channelId, const QString &modelId) const
+{
+    const int index = channelIndex(channelId);
+    Channel &c = m_channels[size_t(index)];
+    auto model = c.latencyIndex.constFind(modelId);
+    if (model == c.latencyIndex.cend()) {
+        model = c.latencyIndex.insert(modelId, int(c.latency.size()));
+        c.latency.emplace_back();
+    }
+    return {index, *model};
+}
+
+void HealthTracker::fillFacts(std::span<routing::Candidate> candidates) const
+{
     const auto now = m_clock.now();
-    advance(*it, now);
-    return {failedRecentlyIn(*it), coolingDownAt(*it, now), factorOf(*it, modelId, now)};
+    for (routing::Candidate &candidate : candidates) {
+        const routing::HealthKey key = candidate.keys.health;
+        if (key.channel >= 0 && size_t(key.channel) < m_channels.size()) {
+            Channel &c = m_channels[size_t(key.channel)];
+            const bool numbered = key.model >= 0 && size_t(key.model) < c.latency.size();
+            candidate.health = factsOf(c, numbered ? &c.latency[size_t(key.model)] : c.latencyOf(candidate.modelId), now);
+            continue;
+        }
+        Channel *c = find(candidate.channel->id);
+        candidate.health = c ? factsOf(*c, c->latencyOf(candidate.modelId), now) : routing::HealthFacts{};
+    }
 }
 
 HealthState HealthTracker::state(const QString &channelId) const
 {
-    const auto it = m_channels.constFind(channelId);
-    if (it == m_channels.cend())
+    const Channel *it = find(channelId);
+    if (!it)
         return HealthState::Healthy;
     const auto now = m_clock.now();
     if (now < it->simulatedUntil)
@@ -211,7 +270,8 @@ HealthState HealthTracker::state(const QString &channelId) const
 
 Clock::TimePoint HealthTracker::cooldownUntil(const QString &channelId) const
 {
-    return m_channels.value(channelId).cooldownUntil;
+    const Channel *c = find(channelId);
+    return c ? c->cooldownUntil : Clock::TimePoint{};
 }
 
 } // namespace sy::failover

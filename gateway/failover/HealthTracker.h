@@ -53,6 +53,12 @@ public:
     double healthFactor(const QString &channelId, const QString &modelId) const override;
     // The three above with one lookup of the channel and one reading of the clock.
     routing::HealthFacts facts(const QString &channelId, const QString &modelId) const override;
+    // Numbers (channelId, modelId) for fillFacts(): gives them the empty state a channel without
+    // outcomes has (so their answers do not change), which later outcomes then fill. Numbers are
+    // never reused; entries are never dropped, as before.
+    routing::HealthKey keyOf(const QString &channelId, const QString &modelId) const override;
+    // facts() for every candidate at one reading of the clock, by number where it has one.
+    void fillFacts(std::span<routing::Candidate> candidates) const override;
 
     HealthState state(const QString &channelId) const;
     // When the current cooldown ends (only meaningful while cooling down).
@@ -85,20 +91,27 @@ private:
         Clock::TimePoint cooldownUntil{};
         bool probing = false;                   // the cooldown ended; the next outcome decides
         Clock::TimePoint simulatedUntil{};
-        QHash<QString, RecentLatency> latency;  // per model
+        QHash<QString, int> latencyIndex;       // model id -> index into `latency`
+        std::vector<RecentLatency> latency;     // per model, by number (HealthKey::model)
+        const RecentLatency *latencyOf(const QString &modelId) const;
     };
     Channel &channel(const QString &channelId);
+    int channelIndex(const QString &channelId) const;   // numbers it on first use
+    Channel *find(const QString &channelId) const;
     void record(Channel &c, bool success) const;
     void advance(Channel &c, Clock::TimePoint now) const;   // moves both windows to `now`
     // The answers for one channel whose windows were advanced to `now`.
     bool failedRecentlyIn(const Channel &c) const;
     static bool coolingDownAt(const Channel &c, Clock::TimePoint now);
-    double factorOf(const Channel &c, const QString &modelId, Clock::TimePoint now) const;
+    double factorOf(const Channel &c, const RecentLatency *latency, Clock::TimePoint now) const;
+    routing::HealthFacts factsOf(Channel &c, const RecentLatency *latency, Clock::TimePoint now) const;
     void startCooldown(Channel &c);
 
     const Clock &m_clock;
     HealthPolicy m_policy;
-    mutable QHash<QString, Channel> m_channels;
+    // Channels by number (HealthKey::channel); numbering is keyOf()'s and the recorders' only.
+    mutable QHash<QString, int> m_channelIndex;
+    mutable std::vector<Channel> m_channels;
 };
 
 } // namespace sy::failover

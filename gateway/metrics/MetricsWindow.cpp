@@ -94,6 +94,14 @@ struct MetricsWindow::Series {
         return bucket;
     }
 
+    // The cached percentiles, recomputed first when stale (see "Cache" in the header).
+    const CachedPercentiles &percentilesAt(Clock::TimePoint now, std::int64_t newest)
+    {
+        if (!cache.valid || cache.newestBucket != newest || now - cache.computedAt >= kRecomputeInterval)
+            recomputePercentiles(now, newest);
+        return cache;
+    }
+
     void recomputePercentiles(Clock::TimePoint now, std::int64_t newest)
     {
         std::vector<WeightedValue> values;
@@ -131,9 +139,26 @@ std::int64_t MetricsWindow::bucketIndexAt(Clock::TimePoint time) const
     return floorDiv(sinceEpoch.count(), bucketLength.count());
 }
 
+SeriesId MetricsWindow::idOf(const ChannelModel &key) const
+{
+    const auto it = m_ids.constFind(key);
+    if (it != m_ids.cend())
+        return *it;
+    const auto id = static_cast<SeriesId>(m_slots.size());
+    m_slots.push_back({key, nullptr});
+    m_ids.insert(key, id);
+    return id;
+}
+
+MetricsWindow::Series *MetricsWindow::find(const ChannelModel &key) const
+{
+    const auto it = m_ids.constFind(key);
+    return it == m_ids.cend() ? nullptr : m_slots[static_cast<std::size_t>(*it)].series.get();
+}
+
 MetricsWindow::Series &MetricsWindow::seriesFor(const ChannelModel &key)
 {
-    std::shared_ptr<Series> &slot = m_series[key];
+    std::shared_ptr<Series> &slot = m_slots[static_cast<std::size_t>(idOf(key))].series;
     if (!slot) {
         slot = std::make_shared<Series>();
         slot->ring.resize(static_cast<std::size_t>(m_bucketCount));
@@ -151,12 +176,9 @@ void MetricsWindow::pruneIdle(Clock::TimePoint now, bool force) const
     m_lastPruneBucket = current;
     // Idle for a whole window means every sample of the key has expired (each expires at most one
     // window after it was recorded), so nothing observable is lost.
-    for (auto it = m_series.begin(); it != m_series.end();) {
-        const Series &series = *it.value();
-        if (series.inFlight == 0 && now - series.lastTouched >= m_window)
-            it = m_series.erase(it);
-        else
-            ++it;
+    for (Slot &slot : m_slots) {
+        if (slot.series && slot.series->inFlight == 0 && now - slot.series->lastTouched >= m_window)
+            slot.series.reset();
     }
 }
 
@@ -196,10 +218,10 @@ void MetricsWindow::recordFinish(const ChannelModel &key, const AttemptSample &s
 void MetricsWindow::recordAbandoned(const ChannelModel &key)
 {
     const auto now = m_clock.now();
-    auto it = m_series.find(key);
-    if (it == m_series.end())
+    Series *found = find(key);
+    if (!found)
         return;  // nothing was started here; do not create a key for it
-    Series &series = *it.value();
+    Series &series = *found;
     series.inFlight = std::max(0, series.inFlight - 1);
     series.lastTouched = now;
 }
@@ -217,10 +239,10 @@ MetricsSnapshot MetricsWindow::percentiles(const ChannelModel &key) const
 MetricsSnapshot MetricsWindow::snapshotOf(const ChannelModel &key, bool withCounts) const
 {
     MetricsSnapshot result;
-    const auto it = m_series.constFind(key);
-    if (it == m_series.constEnd())
+    Series *found = find(key);
+    if (!found)
         return result;
-    Series &series = *it.value();
+    Series &series = *found;
     const auto now = m_clock.now();
     const std::int64_t newest = bucketIndexAt(now);
 
@@ -238,22 +260,47 @@ MetricsSnapshot MetricsWindow::snapshotOf(const ChannelModel &key, bool withCoun
             : static_cast<double>(result.errors) / static_cast<double>(result.requests);
     }
 
-    const CachedPercentiles &cache = series.cache;
-    if (!cache.valid || cache.newestBucket != newest || now - cache.computedAt >= kRecomputeInterval)
-        series.recomputePercentiles(now, newest);
-    result.ttftMs = series.cache.ttftMs;
-    result.latencyMs = series.cache.latencyMs;
-    result.tokensPerSecond = series.cache.tokensPerSecond;
+    const CachedPercentiles &cache = series.percentilesAt(now, newest);
+    result.ttftMs = cache.ttftMs;
+    result.latencyMs = cache.latencyMs;
+    result.tokensPerSecond = cache.tokensPerSecond;
     return result;
+}
+
+MetricsWindow::Reading::Reading(const MetricsWindow &window, Clock::TimePoint now)
+    : m_window(window), m_now(now), m_newest(window.bucketIndexAt(now))
+{
+}
+
+MetricsWindow::Reading MetricsWindow::read() const
+{
+    return Reading(*this, m_clock.now());
+}
+
+std::optional<Percentiles> MetricsWindow::Reading::percentiles(SeriesId id, Measure measure) const
+{
+    if (id < 0 || static_cast<std::size_t>(id) >= m_window.m_slots.size())
+        return std::nullopt;
+    Series *series = m_window.m_slots[static_cast<std::size_t>(id)].series.get();
+    if (!series)
+        return std::nullopt;
+    const CachedPercentiles &cache = series->percentilesAt(m_now, m_newest);
+    switch (measure) {
+    case Measure::TtftMs: return cache.ttftMs;
+    case Measure::LatencyMs: return cache.latencyMs;
+    case Measure::TokensPerSecond: return cache.tokensPerSecond;
+    }
+    return std::nullopt;
 }
 
 std::vector<ChannelModel> MetricsWindow::keys() const
 {
     pruneIdle(m_clock.now(), true);
     std::vector<ChannelModel> result;
-    result.reserve(static_cast<std::size_t>(m_series.size()));
-    for (auto it = m_series.constBegin(); it != m_series.constEnd(); ++it)
-        result.push_back(it.key());
+    for (const Slot &slot : m_slots) {
+        if (slot.series)
+            result.push_back(slot.key);
+    }
     // A stable order for the dashboard and /metrics, whatever the hash order.
     std::sort(result.begin(), result.end(), [](const ChannelModel &a, const ChannelModel &b) {
         return a.channelId != b.channelId ? a.channelId < b.channelId : a.modelId < b.modelId;
@@ -263,11 +310,11 @@ std::vector<ChannelModel> MetricsWindow::keys() const
 
 std::size_t MetricsWindow::keptSampleCount(const ChannelModel &key) const
 {
-    const auto it = m_series.constFind(key);
-    if (it == m_series.constEnd())
+    const Series *series = find(key);
+    if (!series)
         return 0;
     std::size_t count = 0;
-    for (const Bucket &bucket : it.value()->ring)
+    for (const Bucket &bucket : series->ring)
         count += bucket.ttftUs.values().size() + bucket.latencyUs.values().size()
             + bucket.tokensPerSecond.values().size();
     return count;

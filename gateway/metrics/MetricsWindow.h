@@ -31,6 +31,10 @@
 //   inFlight are summed on every call and always exact.
 // - Idle keys. A key with nothing in flight and no record call for a whole window is dropped
 //   (all its samples have expired by then): from keys() and, at most once per bucket, on record.
+// - Numbers. idOf() gives a key a number (SeriesId) for reads that must not hash its ids each time
+//   (a routing decision reads every candidate). A number is never reused and stays valid for the
+//   window's lifetime: it sees the key's samples whenever they are recorded, before or after it
+//   was given, and after an idle drop. A numbered key keeps only its number and ids when dropped.
 #include "core/Clock.h"
 
 #include <QHash>
@@ -52,6 +56,12 @@ inline size_t qHash(const ChannelModel &key, size_t seed = 0)
 {
     return ::qHash(key.channelId, seed) ^ (::qHash(key.modelId, seed) * 31);
 }
+
+// MetricsWindow::idOf(): the window's number for a key; -1 is no key.
+using SeriesId = int;
+
+// The measures a Reading answers for one at a time.
+enum class Measure { TtftMs, LatencyMs, TokensPerSecond };
 
 struct Percentiles {
     double p50 = 0;
@@ -106,6 +116,26 @@ public:
     // routing decision reads only the percentiles, once per candidate, and the counts are a sum
     // over every bucket of the window.
     MetricsSnapshot percentiles(const ChannelModel &key) const;
+    // The number of `key` (given on the first call, the same ever after), for read().
+    SeriesId idOf(const ChannelModel &key) const;
+
+    // The window at one instant, for many reads by number: the clock is read once, when read()
+    // makes it. Valid while the window lives; meant to be used at once (one decision), not kept.
+    class Reading {
+    public:
+        // One measure's percentiles of the key numbered `id` (units as in MetricsSnapshot), the
+        // same values snapshot() gives at this instant; nullopt without a sample in the window.
+        std::optional<Percentiles> percentiles(SeriesId id, Measure measure) const;
+
+    private:
+        friend class MetricsWindow;
+        Reading(const MetricsWindow &window, Clock::TimePoint now);
+        const MetricsWindow &m_window;
+        Clock::TimePoint m_now;
+        std::int64_t m_newest;
+    };
+    Reading read() const;
+
     // Every key seen in the window (for the dashboard and /metrics).
     std::vector<ChannelModel> keys() const;
 
@@ -118,7 +148,12 @@ public:
 
 private:
     struct Series;
+    struct Slot {
+        ChannelModel key;
+        std::shared_ptr<Series> series;   // null while the key has nothing in the window
+    };
     Series &seriesFor(const ChannelModel &key);
+    Series *find(const ChannelModel &key) const;
     MetricsSnapshot snapshotOf(const ChannelModel &key, bool withCounts) const;
     std::int64_t bucketIndexAt(Clock::TimePoint time) const;
     // Drops idle keys; runs its sweep at most once per bucket unless `force`.
@@ -130,7 +165,9 @@ private:
     int m_bucketCount = 1;
     std::uint64_t m_nextSeed = 0x9E3779B97F4A7C15ull;
     mutable std::int64_t m_lastPruneBucket = INT64_MIN;
-    mutable QHash<ChannelModel, std::shared_ptr<Series>> m_series;
+    // Keys by number; a slot is never removed (an idle drop clears its series), so numbers stay.
+    mutable QHash<ChannelModel, SeriesId> m_ids;
+    mutable std::vector<Slot> m_slots;
 };
 
 } // namespace sy::metrics

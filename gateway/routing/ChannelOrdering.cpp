@@ -62,9 +62,11 @@ ChannelOrdering::ChannelOrdering(const metrics::MetricsWindow &metrics, Random &
 {
 }
 
-metrics::MetricsSnapshot ChannelOrdering::snapshotOf(const Candidate &candidate) const
+metrics::SeriesId ChannelOrdering::seriesOf(const Candidate &candidate) const
 {
-    return m_metrics.percentiles(metrics::ChannelModel{candidate.channel->id, candidate.modelId});
+    if (candidate.keys.metrics >= 0)
+        return candidate.keys.metrics;
+    return m_metrics.idOf(metrics::ChannelModel{candidate.channel->id, candidate.modelId});
 }
 
 double ChannelOrdering::weight(const Candidate &candidate) const
@@ -132,11 +134,17 @@ std::vector<Candidate> ChannelOrdering::defaultOrder(std::vector<Candidate> grou
 
 std::optional<double> ChannelOrdering::sortKey(const Candidate &candidate, SortBy by) const
 {
+    return sortKey(candidate, by, m_metrics.read());
+}
+
+std::optional<double> ChannelOrdering::sortKey(const Candidate &candidate, SortBy by,
+                                               const metrics::MetricsWindow::Reading &reading) const
+{
     switch (by) {
     case SortBy::Price:
         return candidatePrice(candidate);
     case SortBy::Throughput: {
-        const auto tokensPerSecond = snapshotOf(candidate).tokensPerSecond;
+        const auto tokensPerSecond = reading.percentiles(seriesOf(candidate), metrics::Measure::TokensPerSecond);
         if (!tokensPerSecond)
             return std::nullopt;
         return -tokensPerSecond->p50;   // highest first
@@ -145,7 +153,7 @@ std::optional<double> ChannelOrdering::sortKey(const Candidate &candidate, SortB
         // Latency = time to first token (OpenRouter's latency): total latency grows with the
         // length of each answer and would rank channels by what they were asked, not how fast
         // they start.
-        const auto ttft = snapshotOf(candidate).ttftMs;
+        const auto ttft = reading.percentiles(seriesOf(candidate), metrics::Measure::TtftMs);
         if (!ttft)
             return std::nullopt;
         return ttft->p50;
@@ -159,8 +167,9 @@ void ChannelOrdering::sortBy(std::vector<Candidate> &group, SortBy by, QStringLi
     // Sorted as (key, position) pairs, then the candidates moved once into that order.
     std::vector<std::pair<std::optional<double>, std::size_t>> keyed;
     keyed.reserve(group.size());
+    const metrics::MetricsWindow::Reading reading = m_metrics.read();
     for (std::size_t i = 0; i < group.size(); ++i)
-        keyed.emplace_back(sortKey(group[i], by), i);
+        keyed.emplace_back(sortKey(group[i], by, reading), i);
     std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) {
         if (a.first.has_value() != b.first.has_value())
             return a.first.has_value();     // with metrics before without
@@ -190,16 +199,21 @@ void ChannelOrdering::demoteThresholdMisses(std::vector<Candidate> &group, const
 {
     if (!prefs.preferredMinThroughput && !prefs.preferredMaxLatency)
         return;
+    const metrics::MetricsWindow::Reading reading = m_metrics.read();
     const auto misses = [&](const Candidate &candidate) {
-        const metrics::MetricsSnapshot snapshot = snapshotOf(candidate);
-        if (prefs.preferredMinThroughput && snapshot.tokensPerSecond
-            && missesAny(*snapshot.tokensPerSecond, *prefs.preferredMinThroughput,
-                         [](double observed, double minimum) { return observed >= minimum; }))
-            return true;
+        const metrics::SeriesId series = seriesOf(candidate);
+        if (prefs.preferredMinThroughput) {
+            const auto throughput = reading.percentiles(series, metrics::Measure::TokensPerSecond);
+            if (throughput && missesAny(*throughput, *prefs.preferredMinThroughput,
+                                        [](double observed, double minimum) { return observed >= minimum; }))
+                return true;
+        }
+        if (!prefs.preferredMaxLatency)
+            return false;
         // Thresholds are in seconds, time to first token in ms.
-        return prefs.preferredMaxLatency && snapshot.ttftMs
-            && missesAny(*snapshot.ttftMs, *prefs.preferredMaxLatency,
-                         [](double observedMs, double maximumSeconds) { return observedMs <= maximumSeconds * 1000.0; });
+        const auto ttft = reading.percentiles(series, metrics::Measure::TtftMs);
+        return ttft && missesAny(*ttft, *prefs.preferredMaxLatency,
+                                 [](double observedMs, double maximumSeconds) { return observedMs <= maximumSeconds * 1000.0; });
     };
     const std::vector<Candidate> moved = moveToEnd(group, misses);
     if (!moved.empty())

@@ -10,6 +10,10 @@
 // Health: every step reads the candidates' `health` (filled by ChannelSelector from the
 // HealthView), never the view itself.
 //
+// Metrics: a step reads the window at one instant for its whole group (MetricsWindow::read), by
+// each candidate's number (`keys.metrics`, or the window's number for its ids when it has none),
+// and only the measure it needs.
+//
 // Thread: one thread; the referenced views and Random are used only during calls.
 #include "routing/ChannelSelector.h"
 
@@ -60,7 +64,8 @@ public:
 
 private:
     double weight(const Candidate &candidate) const;
-    metrics::MetricsSnapshot snapshotOf(const Candidate &candidate) const;   // percentiles only
+    std::optional<double> sortKey(const Candidate &candidate, SortBy by, const metrics::MetricsWindow::Reading &reading) const;
+    metrics::SeriesId seriesOf(const Candidate &candidate) const;
 
     const metrics::MetricsWindow &m_metrics;
     Random &m_random;

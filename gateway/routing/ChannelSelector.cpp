@@ -14,12 +14,15 @@
 //   filtered. It is applied last, so a cooling-down channel is kept only when it is the only one.
 // - Step sequence per group: base order → preferred_* thresholds → cooling down to the very end
 //   → allow_fallbacks truncation.
-// - Health is asked once per candidate, when it passes the filters (HealthView::facts); every
-//   step of one selection reads that answer, so a selection sees one consistent health state.
+// - Health is asked once per candidate, for each model's candidates together once they passed
+//   the filters (HealthView::fillFacts, one instant); every step of one selection, stickiness
+//   included, reads that answer, so a selection sees one consistent health state.
+// - The views are asked by number (RouteKeys: resolved once per route table), not by ids.
 #include "routing/ChannelSelector.h"
 
 #include "routing/ChannelFilters.h"
 #include "routing/ChannelOrdering.h"
+#include "routing/RouteKeys.h"
 
 #include <QHash>
 #include <algorithm>
@@ -78,7 +81,7 @@ void applyOrder(Group &group, const QStringList &order, const std::vector<Folded
 }
 
 // Promotes the sticky channel to the front of the primary model's group when it is healthy.
-void applyStickiness(Group &group, const QString &stickyChannelId, const HealthView &health)
+void applyStickiness(Group &group, const QString &stickyChannelId)
 {
     const auto it = std::find_if(group.members.begin(), group.members.end(), [&](const Candidate &candidate) {
         return candidate.channel->id == stickyChannelId;
@@ -87,7 +90,7 @@ void applyStickiness(Group &group, const QString &stickyChannelId, const HealthV
         group.trace.append(QStringLiteral("sticky channel %1 not a candidate").arg(stickyChannelId));
         return;
     }
-    if (health.failedRecently(stickyChannelId) || health.isCoolingDown(stickyChannelId)) {
+    if (it->health.failedRecently || it->health.coolingDown) {
         group.trace.append(QStringLiteral("sticky channel %1 unhealthy → not preferred").arg(stickyChannelId));
         return;
     }
@@ -116,10 +119,18 @@ void keepFirstPerModel(Group &group, std::vector<FilteredChannel> &filtered)
 
 } // namespace
 
+void HealthView::fillFacts(std::span<Candidate> candidates) const
+{
+    for (Candidate &candidate : candidates)
+        candidate.health = facts(candidate.channel->id, candidate.modelId);
+}
+
 ChannelSelector::ChannelSelector(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random)
-    : m_metrics(metrics), m_health(health), m_random(random)
+    : m_metrics(metrics), m_health(health), m_random(random), m_keys(std::make_unique<RouteKeys>(metrics, health))
 {
 }
+
+ChannelSelector::~ChannelSelector() = default;
 
 Selection ChannelSelector::select(const std::vector<config::Channel> &channels, const SelectionRequest &request)
 {
@@ -138,11 +149,11 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
     // 1. Candidates per model of the chain, filtered; each group in default order (the base for
     //    ties in every mode).
     std::vector<Group> groups;
-    QSet<QString> seenModels;
+    groups.reserve(size_t(request.chain.size()));
     for (const QString &modelId : request.chain) {
-        if (seenModels.contains(modelId))
+        // A model named twice in the chain is tried once (each group is labelled by its model).
+        if (std::any_of(groups.begin(), groups.end(), [&](const Group &seen) { return seen.label == modelId; }))
             continue;
-        seenModels.insert(modelId);
         Group group{modelId, {}, {}};
         const std::vector<Route> &modelRoutes = routes.routesOf(modelId);
         group.members.reserve(modelRoutes.size());
@@ -153,8 +164,10 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
                 selection.filtered.push_back({channel.id, modelId, std::move(*reason)});
                 continue;
             }
-            group.members.push_back(Candidate{&channel, &served, modelId, m_health.facts(channel.id, modelId)});
+            group.members.push_back(
+                Candidate{&channel, &served, modelId, {}, m_keys->of(routes, route, channel.id, modelId)});
         }
+        m_health.fillFacts(group.members);
         if (group.members.empty()) {
             group.trace.append(QStringLiteral("no channel left after filters"));
         } else {
@@ -196,7 +209,7 @@ Selection ChannelSelector::select(const std::vector<config::Channel> &channels, 
                 applyOrder(group, prefs.order, filters.order(), namesOf, prefs.allowFallbacks);
         }
     } else if (!request.stickyChannelId.isEmpty() && !groups.empty() && !groups.front().members.empty()) {
-        applyStickiness(groups.front(), request.stickyChannelId, m_health);
+        applyStickiness(groups.front(), request.stickyChannelId);
     }
     if (!request.stickyChannelId.isEmpty() && (prefs.sort || !prefs.order.isEmpty()))
         selection.notes.append(QStringLiteral("stickiness ignored: explicit sort/order"));

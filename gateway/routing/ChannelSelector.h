@@ -5,17 +5,21 @@
 // last; stickiness; `order`; `sort`; preferred_* thresholds). Never does I/O; every decision is
 // recorded so the route trace can say why a channel was dropped or where it went.
 //
-// Thread: one thread; views and Random are used only during select().
+// Thread: one thread; views and Random are used only during select(). The selector keeps the
+// views' numbers of the last route table's routes (RouteKeys) from one select() to the next.
 #include "core/Random.h"
 #include "metrics/MetricsWindow.h"
 #include "routing/ProviderPreferences.h"
 
 #include <QSet>
 #include <QString>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace sy::routing {
 
+class RouteKeys;
 class RouteTable;
 
 // What the selector knows about one candidate's health, asked once per candidate.
@@ -23,6 +27,29 @@ struct HealthFacts {
     bool failedRecently = false;
     bool coolingDown = false;
     double factor = 1.0;
+};
+
+// A HealthView's own number for one (channel, model) (HealthView::keyOf); -1: not numbered, the
+// view is asked by the ids.
+struct HealthKey {
+    int channel = -1;
+    int model = -1;
+};
+
+// The health view's and the metrics window's numbers for one (channel, model), resolved once per
+// route table (RouteKeys), so a selection asks about a candidate by number instead of hashing its
+// channel and model ids in each view.
+struct StateKeys {
+    HealthKey health;
+    metrics::SeriesId metrics = -1;     // -1: not numbered, the ordering asks the window for it
+};
+
+struct Candidate {
+    const config::Channel *channel = nullptr;
+    const config::ChannelModel *served = nullptr;   // upstream name and price on this channel
+    QString modelId;                                // public model id
+    HealthFacts health;                             // as the HealthView said when it was selected
+    StateKeys keys;                                 // the views' numbers for (channel, modelId)
 };
 
 // What the selector needs to know about channel health (implemented by the health tracker).
@@ -35,19 +62,24 @@ public:
     virtual bool isCoolingDown(const QString &channelId) const = 0;
     // (0, 1]: shrinks with the recent error rate and with latency far above the channel's normal.
     virtual double healthFactor(const QString &channelId, const QString &modelId) const = 0;
-    // The three answers above for one candidate at one instant. The selector asks this once per
-    // candidate; a view that can answer all three with one lookup should override it.
+    // The three answers above for one candidate at one instant. A view that can answer all
+    // three with one lookup should override it.
     virtual HealthFacts facts(const QString &channelId, const QString &modelId) const
     {
         return {failedRecently(channelId), isCoolingDown(channelId), healthFactor(channelId, modelId)};
     }
-};
-
-struct Candidate {
-    const config::Channel *channel = nullptr;
-    const config::ChannelModel *served = nullptr;   // upstream name and price on this channel
-    QString modelId;                                // public model id
-    HealthFacts health;                             // as the HealthView said when it was selected
+    // The view's number for (channelId, modelId), valid for the view's whole lifetime, for
+    // fillFacts(). The default numbers nothing.
+    virtual HealthKey keyOf(const QString &channelId, const QString &modelId) const
+    {
+        Q_UNUSED(channelId);
+        Q_UNUSED(modelId);
+        return {};
+    }
+    // Sets every candidate's `health` as facts() would, all at one instant. The selector asks this
+    // once per group of candidates that passed the filters. The default asks facts() per
+    // candidate; a view that numbers keys should read its clock once and use `keys.health`.
+    virtual void fillFacts(std::span<Candidate> candidates) const;
 };
 
 struct FilteredChannel {
@@ -74,6 +106,7 @@ struct Selection {
 class ChannelSelector {
 public:
     ChannelSelector(const metrics::MetricsWindow &metrics, const HealthView &health, Random &random);
+    ~ChannelSelector();
 
     // `channels`: the workspace's channels (disabled ones are filtered with a reason).
     Selection select(const std::vector<config::Channel> &channels, const SelectionRequest &request);
@@ -86,6 +119,7 @@ private:
     const metrics::MetricsWindow &m_metrics;
     const HealthView &m_health;
     Random &m_random;
+    std::unique_ptr<RouteKeys> m_keys;   // the views' numbers of the last route table's routes
 };
 
 } // namespace sy::routing

@@ -1,6 +1,17 @@
 #include "routing/RouteTable.h"
 
+#include <atomic>
+
 namespace sy::routing {
+namespace {
+
+quint64 nextSerial()
+{
+    static std::atomic<quint64> last{0};
+    return ++last;
+}
+
+} // namespace
 
 ChannelTier tierOf(const config::Channel &channel)
 {
@@ -11,7 +22,13 @@ ChannelTier tierOf(const config::Channel &channel)
     return ChannelTier::Standard;
 }
 
+RouteTable::RouteTable()
+    : m_serial(nextSerial())
+{
+}
+
 RouteTable::RouteTable(const std::vector<config::Channel> &channels)
+    : m_serial(nextSerial())
 {
     m_names.reserve(channels.size());
     for (int c = 0; c < int(channels.size()); ++c) {
@@ -25,7 +42,7 @@ RouteTable::RouteTable(const std::vector<config::Channel> &channels)
             // selector always did.
             if (!routes.empty() && routes.back().channel == c)
                 continue;
-            routes.push_back({c, m, tier, QStringLiteral("%1").arg(served.price.prompt),
+            routes.push_back({c, m, m_routeCount++, tier, QStringLiteral("%1").arg(served.price.prompt),
                               QStringLiteral("%1").arg(served.price.completion)});
         }
     }

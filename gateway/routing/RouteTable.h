@@ -9,6 +9,10 @@
 // Entries refer to channels by position, so a table stays valid for any copy of the channel
 // list it was built from (the Workspace that holds both may be copied or moved).
 //
+// Every route has a number (`slot`, 0 .. routeCount() - 1) and the table a serial number that no
+// other table built in this process has (a copy keeps it: it holds the same routes), so state kept
+// per route elsewhere (RouteKeys) knows when it was made for another configuration.
+//
 // Thread: immutable after construction; any thread may read it.
 #include "config/Config.h"
 #include "routing/ProviderNames.h"
@@ -24,6 +28,7 @@ enum class ChannelTier { Standard, Priority, Flex };
 struct Route {
     int channel = -1;              // index into the channel list the table was built from
     int served = -1;               // index into that channel's `models`
+    int slot = -1;                 // this route's number in the table
     ChannelTier tier = ChannelTier::Standard;
     // `QString::arg(double)` of the served prompt and completion prices, as the max_price
     // reasons write them.
@@ -33,15 +38,20 @@ struct Route {
 
 class RouteTable {
 public:
-    RouteTable() = default;
+    RouteTable();
     explicit RouteTable(const std::vector<config::Channel> &channels);
 
     // The routes of `modelId` in configuration order, or an empty list.
     const std::vector<Route> &routesOf(const QString &modelId) const;
     // The folded names of the channel at `channel` (a Route's index) in the list.
     const ChannelNames &namesOf(int channel) const { return m_names[size_t(channel)]; }
+    // How many routes (slots) the table has, and its serial number (never 0).
+    int routeCount() const { return m_routeCount; }
+    quint64 serial() const { return m_serial; }
 
 private:
+    quint64 m_serial;
+    int m_routeCount = 0;
     QHash<QString, std::vector<Route>> m_byModel;
     std::vector<ChannelNames> m_names;   // by channel index
 };
