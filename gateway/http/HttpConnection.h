@@ -10,6 +10,8 @@
 //    bytes are held here until every earlier response is complete, so a fast answer to a
 //    pipelined request never overtakes a slow one. A sink dropped unanswered closes the
 //    connection when its turn comes, rather than blocking the answers behind it.
+//  - Writes: while nothing waits in the socket's buffer, bytes are sent to the descriptor at
+//    once, and only what the kernel does not take is queued on the QTcpSocket (see sendNow).
 //  - Stalled client: when bytes are queued on the socket and none of them drains for
 //    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
 //
@@ -78,6 +80,9 @@ private:
         End end = End::KeepOpen;
     };
     void writeToSocket(const QByteArray &bytes);
+    // Writes straight to the descriptor what the kernel takes without blocking; returns how many
+    // bytes it took. Only while the socket's own buffer is empty, so the order is kept.
+    qsizetype sendNow(const QByteArray &bytes);
     void advance();
     void onBytesWritten();
     void onStalled();

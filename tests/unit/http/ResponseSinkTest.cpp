@@ -110,6 +110,35 @@ TEST_F(ResponseSinkTest, ChunksWrittenFromTimersArriveInOrder)
     EXPECT_EQ(response->chunks, (QList<QByteArray>{"event 0", "event 1", "event 2", "event 3", "event 4"}));
 }
 
+TEST_F(ResponseSinkTest, WritesToAReadingClientReachTheKernelAtOnceWithNothingLeftQueued)
+{
+    // Nothing waits in the socket's buffer after a write the kernel can take: the bytes are sent
+    // before the handler returns (no write notifier switched on and off for them).
+    std::shared_ptr<ResponseSink> kept;
+    qint64 queuedAfterBegin = -1;
+    qint64 queuedAfterWrite = -1;
+    front->route("GET", "/now", [&](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->begin(200, {{"Content-Type", "text/event-stream"}});
+        queuedAfterBegin = sink->bytesQueued();
+        sink->write("data: first\n\n");
+        queuedAfterWrite = sink->bytesQueued();
+        kept = sink;
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/now", port));
+    ASSERT_TRUE(sy::test::waitUntil([&] { return kept != nullptr; }));
+    EXPECT_EQ(queuedAfterBegin, 0);
+    EXPECT_EQ(queuedAfterWrite, 0);
+    ASSERT_TRUE(client.waitForBytes(1));
+    kept->write("data: second\n\n");
+    EXPECT_EQ(kept->bytesQueued(), 0);
+    kept->finish();
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->chunks, (QList<QByteArray>{"data: first\n\n", "data: second\n\n"}));
+}
+
 TEST_F(ResponseSinkTest, ConnectionCloseRequestIsClosedAfterTheResponse)
 {
     for (const char *path : {"/whole", "/stream"}) {
