@@ -1,11 +1,33 @@
 #include "http/HttpConnection.h"
 
+#include <QAbstractEventDispatcher>
+
 #include <algorithm>
 #include <cerrno>
 #include <sys/socket.h>
 #include <utility>
 
 namespace sy::http {
+
+namespace {
+
+// Event-loop passes of this thread, counted from the dispatcher's awake() (emitted at the start
+// of every processEvents). Zero while no dispatcher is hooked: then every write may go direct.
+thread_local quint64 t_pass = 0;
+thread_local QPointer<QAbstractEventDispatcher> t_hooked;
+
+quint64 currentPass()
+{
+    QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
+    if (dispatcher && t_hooked != dispatcher) {
+        t_hooked = dispatcher;
+        ++t_pass;
+        QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, dispatcher, [] { ++t_pass; });
+    }
+    return t_hooked ? t_pass : 0;
+}
+
+} // namespace
 
 HttpConnection::HttpConnection(QTcpSocket *socket, FramingLimits limits, ConnectionOptions options)
     : QObject(socket)
@@ -90,8 +112,14 @@ void HttpConnection::writeToSocket(const QByteArray &bytes)
     const bool nothingWaited = m_socket->bytesToWrite() == 0;
     // Nothing queued: the bytes go to the kernel now. Only what it does not take is left to the
     // socket's buffer, whose write notifier is switched on for it and off after it drains (two
-    // epoll_ctl calls per write, most of a stream's system calls).
-    const qsizetype sent = nothingWaited ? sendNow(bytes) : 0;
+    // epoll_ctl calls per write, most of a stream's system calls). Once per event-loop pass:
+    // further writes of the same pass (several events out of one upstream read) are gathered
+    // in the socket's buffer and leave in one write, as before, rather than one send each.
+    const quint64 pass = currentPass();
+    const bool direct = nothingWaited && (pass == 0 || pass != m_directPass);
+    const qsizetype sent = direct ? sendNow(bytes) : 0;
+    if (direct)
+        m_directPass = pass;
     if (sent == bytes.size())
         return;
     m_socket->write(bytes.constData() + sent, bytes.size() - sent);

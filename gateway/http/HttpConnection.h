@@ -10,8 +10,9 @@
 //    bytes are held here until every earlier response is complete, so a fast answer to a
 //    pipelined request never overtakes a slow one. A sink dropped unanswered closes the
 //    connection when its turn comes, rather than blocking the answers behind it.
-//  - Writes: while nothing waits in the socket's buffer, bytes are sent to the descriptor at
-//    once, and only what the kernel does not take is queued on the QTcpSocket (see sendNow).
+//  - Writes: while nothing waits in the socket's buffer, the first write of an event-loop pass
+//    is sent to the descriptor at once, and only what the kernel does not take is queued on the
+//    QTcpSocket (see sendNow); later writes of the same pass queue there and leave together.
 //  - Stalled client: when bytes are queued on the socket and none of them drains for
 //    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
 //
@@ -99,6 +100,7 @@ private:
     // left when it fires with bytes still waiting and recent progress.
     std::chrono::steady_clock::time_point m_progressAt;
     QTimer m_stallTimer;
+    quint64 m_directPass = 0;  // the event-loop pass of the last direct send (see writeToSocket)
 };
 
 } // namespace sy::http
