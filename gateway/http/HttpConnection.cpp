@@ -1,9 +1,33 @@
 #include "http/HttpConnection.h"
 
+#include <QAbstractEventDispatcher>
+
 #include <algorithm>
+#include <cerrno>
+#include <sys/socket.h>
 #include <utility>
 
 namespace sy::http {
+
+namespace {
+
+// Event-loop passes of this thread, counted from the dispatcher's awake() (emitted at the start
+// of every processEvents). Zero while no dispatcher is hooked: then every write may go direct.
+thread_local quint64 t_pass = 0;
+thread_local QPointer<QAbstractEventDispatcher> t_hooked;
+
+quint64 currentPass()
+{
+    QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
+    if (dispatcher && t_hooked != dispatcher) {
+        t_hooked = dispatcher;
+        ++t_pass;
+        QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, dispatcher, [] { ++t_pass; });
+    }
+    return t_hooked ? t_pass : 0;
+}
+
+} // namespace
 
 HttpConnection::HttpConnection(QTcpSocket *socket, FramingLimits limits, ConnectionOptions options)
     : QObject(socket)
@@ -81,13 +105,50 @@ void HttpConnection::writeToSocket(const QByteArray &bytes)
     if (m_closing || m_socket->state() != QAbstractSocket::ConnectedState)
         return;
     const bool nothingWaited = m_socket->bytesToWrite() == 0;
-    m_socket->write(bytes);
+    // Nothing queued: the bytes go to the kernel now. Only what it does not take is left to the
+    // socket's buffer, whose write notifier is switched on for it and off after it drains (two
+    // epoll_ctl calls per write, most of a stream's system calls). Once per event-loop pass:
+    // further writes of the same pass (several events out of one upstream read) are gathered
+    // in the socket's buffer and leave in one write, as before, rather than one send each.
+    const quint64 pass = currentPass();
+    const bool direct = nothingWaited && (pass == 0 || pass != m_directPass);
+    const qsizetype sent = direct ? sendNow(bytes) : 0;
+    if (direct)
+        m_directPass = pass;
+    if (sent == bytes.size())
+        return;
+    m_socket->write(bytes.constData() + sent, bytes.size() - sent);
     if (m_options.stalledClientTimeout.count() <= 0)
         return;
     if (nothingWaited)
         m_progressAt = std::chrono::steady_clock::now();  // the stall clock starts with the wait
     if (!m_stallTimer.isActive())
         m_stallTimer.start(m_options.stalledClientTimeout);
+}
+
+qsizetype HttpConnection::sendNow(const QByteArray &bytes)
+{
+    const qintptr fd = m_socket->socketDescriptor();
+    if (fd < 0)
+        return 0;
+    qsizetype sent = 0;
+    while (sent < bytes.size()) {
+        // The descriptor is non-blocking (Qt's socket engine); MSG_NOSIGNAL: a gone client is an
+        // EPIPE here, not a SIGPIPE.
+        const ssize_t n = ::send(int(fd), bytes.constData() + sent, size_t(bytes.size() - sent),
+                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            sent += n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        // EAGAIN (the kernel's buffer is full) or an error: the rest goes through the socket,
+        // which meets the same condition and handles it its own way (waits for room; reports
+        // the error and disconnects, which is what tells the sinks the client is gone).
+        break;
+    }
+    return sent;
 }
 
 void HttpConnection::advance()

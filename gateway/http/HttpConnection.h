@@ -9,6 +9,9 @@
 //    bytes are held here until every earlier response is complete, so a fast answer to a
 //    pipelined request never overtakes a slow one. A sink dropped unanswered closes the
 //    connection when its turn comes, rather than blocking the answers behind it.
+//  - Writes: while nothing waits in the socket's buffer, the first write of an event-loop pass
+//    is sent to the descriptor at once, and only what the kernel does not take is queued on the
+//    QTcpSocket (see sendNow); later writes of the same pass queue there and leave together.
 //  - Stalled client: when bytes are queued on the socket and none of them drains for
 //    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
 //
@@ -75,6 +78,9 @@ private:
         End end = End::KeepOpen;
     };
     void writeToSocket(const QByteArray &bytes);
+    // Writes straight to the descriptor what the kernel takes without blocking; returns how many
+    // bytes it took. Only while the socket's own buffer is empty, so the order is kept.
+    qsizetype sendNow(const QByteArray &bytes);
     void advance();
     void onBytesWritten();
     void onStalled();
@@ -91,6 +97,7 @@ private:
     // left when it fires with bytes still waiting and recent progress.
     std::chrono::steady_clock::time_point m_progressAt;
     QTimer m_stallTimer;
+    quint64 m_directPass = 0;  // the event-loop pass of the last direct send (see writeToSocket)
 };
 
 } // namespace sy::http

@@ -100,33 +100,42 @@ void ResponseSink::respond(int status, const HeaderList &headers, const QByteArr
     endResponse(close ? Ending::Close : Ending::Normal);
 }
 
-void ResponseSink::begin(int status, const HeaderList &headers)
+void ResponseSink::begin(int status, const HeaderList &headers, const QByteArray &first)
 {
     if (m_begun || !isOpen())
         return;
     m_begun = true;
     // HTTP/1.0 knows no chunked coding: the body runs until the connection closes.
-    writeRaw(m_http10 ? statusAndHeaders("HTTP/1.0", status, headers, m_extraHeaders, "Connection: close\r\n")
-                      : statusAndHeaders("HTTP/1.1", status, headers, m_extraHeaders,
-                                         m_closeAfter ? "Transfer-Encoding: chunked\r\nConnection: close\r\n"
-                                                      : "Transfer-Encoding: chunked\r\n"));
+    QByteArray out = m_http10 ? statusAndHeaders("HTTP/1.0", status, headers, m_extraHeaders, "Connection: close\r\n")
+                              : statusAndHeaders("HTTP/1.1", status, headers, m_extraHeaders,
+                                                 m_closeAfter ? "Transfer-Encoding: chunked\r\nConnection: close\r\n"
+                                                              : "Transfer-Encoding: chunked\r\n");
+    appendChunk(out, first);
+    writeRaw(out);
 }
 
 void ResponseSink::write(const QByteArray &data)
 {
     if (!m_begun || data.isEmpty() || !isOpen())
         return;
-    if (m_http10) {
-        writeRaw(data);
-        return;
-    }
     QByteArray out;
     out.reserve(data.size() + 12);
+    appendChunk(out, data);
+    writeRaw(out);
+}
+
+void ResponseSink::appendChunk(QByteArray &out, const QByteArray &data) const
+{
+    if (data.isEmpty())
+        return;  // an empty chunk would end the body
+    if (m_http10) {
+        out += data;
+        return;
+    }
     out += QByteArray::number(data.size(), 16);
     out += "\r\n";
     out += data;
     out += "\r\n";
-    writeRaw(out);
 }
 
 void ResponseSink::finish()

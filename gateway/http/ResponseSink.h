@@ -49,7 +49,8 @@ public:
     // Whole response with Content-Length. Ignored when the response has begun or the client is gone.
     void respond(int status, const HeaderList &headers, const QByteArray &body);
     // Starts a chunked response (status line + headers). Then write() chunks and finish().
-    void begin(int status, const HeaderList &headers);
+    // `first`, when not empty, is the first chunk, sent in the same piece as the head.
+    void begin(int status, const HeaderList &headers, const QByteArray &first = {});
     // One chunk of a begun response; empty data is ignored (an empty chunk would end the body).
     void write(const QByteArray &data);
     // The terminating zero-length chunk. The connection stays open for the next request
@@ -89,6 +90,7 @@ private:
     void handleDisconnected();
     void handleBytesWritten();
     void writeRaw(const QByteArray &data);
+    void appendChunk(QByteArray &out, const QByteArray &data) const;
     void endResponse(Ending ending);
 
     QPointer<QTcpSocket> m_socket;

@@ -17,12 +17,12 @@ void StreamRelay::commit(const http::HeaderList &headers)
     if (m_committed)
         return;
     m_committed = true;
-    m_sink->begin(200, headers);
+    // One piece: the head and what was held leave in one write.
     QByteArray held;
     for (const QByteArray &bytes : m_held)
         held += bytes;
     m_held.clear();
-    m_sink->write(held);
+    m_sink->begin(200, headers, held);
 }
 
 void StreamRelay::end(const QByteArray &tail)

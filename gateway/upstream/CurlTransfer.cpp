@@ -92,6 +92,11 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
     curl_easy_setopt(easy_, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, kNoBody);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(0));
+    // The upload buffer: over TLS curl copies the request into it before sending (OpenSSL wants
+    // the same pointer on a retried write) and keeps it with the handle, 64 KiB by default — per
+    // stream in flight, and the handles are pooled. The body is POSTFIELDS, already in memory: a
+    // larger body just leaves in more pieces. 16 KiB is curl's minimum.
+    curl_easy_setopt(easy_, CURLOPT_UPLOAD_BUFFERSIZE, 16L * 1024);
     // curl's built-in CA locations (the system store), restored when a request names none.
     const char *caInfo = nullptr;
     const char *caPath = nullptr;

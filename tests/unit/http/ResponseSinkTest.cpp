@@ -110,6 +110,37 @@ TEST_F(ResponseSinkTest, ChunksWrittenFromTimersArriveInOrder)
     EXPECT_EQ(response->chunks, (QList<QByteArray>{"event 0", "event 1", "event 2", "event 3", "event 4"}));
 }
 
+TEST_F(ResponseSinkTest, WritesToAReadingClientReachTheKernelAtOnceWithNothingLeftQueued)
+{
+    // Nothing waits in the socket's buffer after a write the kernel can take: the bytes are sent
+    // before the caller returns (no write notifier switched on and off for them). The head and
+    // a first chunk leave in one piece; a second write in the same pass is queued to go with it.
+    std::shared_ptr<ResponseSink> kept;
+    qint64 queuedAfterBegin = -1;
+    qint64 queuedAfterWrite = -1;
+    front->route("GET", "/now", [&](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->begin(200, {{"Content-Type", "text/event-stream"}}, "data: first\n\n");
+        queuedAfterBegin = sink->bytesQueued();
+        sink->write("data: second\n\n");
+        queuedAfterWrite = sink->bytesQueued();
+        kept = sink;
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/now", port));
+    ASSERT_TRUE(sy::test::waitUntil([&] { return kept != nullptr; }));
+    EXPECT_EQ(queuedAfterBegin, 0);
+    EXPECT_GT(queuedAfterWrite, 0) << "the second write of a pass waits for the socket's own write";
+    ASSERT_TRUE(sy::test::waitUntil([&] { return kept->bytesQueued() == 0; }));
+    sy::test::processEventsFor(20ms);  // a later pass
+    kept->write("data: third\n\n");
+    EXPECT_EQ(kept->bytesQueued(), 0);
+    kept->finish();
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->chunks, (QList<QByteArray>{"data: first\n\n", "data: second\n\n", "data: third\n\n"}));
+}
+
 TEST_F(ResponseSinkTest, ConnectionCloseRequestIsClosedAfterTheResponse)
 {
     for (const char *path : {"/whole", "/stream"}) {
