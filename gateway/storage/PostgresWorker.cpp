@@ -119,10 +119,7 @@ void PostgresWorker::enqueueCommit(StoredLedgerEntry entry, std::function<void(b
     bool wake = false;
     {
         std::lock_guard lock(m_mutex);
-        if (!holdsLedgerEntry(m_pending, entry.sequence))
-            m_pending.push_back(std::move(entry));
-        m_answers.push_back(std::move(answered));
-        wake = !std::exchange(m_wakePosted, true);
+        wake = queueLedgerCommit(m_pending, m_answers, m_wakePosted, std::move(entry), std::move(answered));
     }
     // A commit already on its way takes this entry too; one running now leaves it to the next.
     if (wake)

@@ -9,7 +9,9 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -42,6 +44,18 @@ inline bool holdsLedgerEntry(const std::vector<WriteOp> &queue, quint64 sequence
 
 // The QSQLITE driver's own connection handle of `db`; null when `db` is not an open SQLite one.
 sqlite3 *sqliteHandleOf(const QSqlDatabase &db);
+
+// Queues ledger `entry` for a prompt commit, once (holdsLedgerEntry), with `answered`, which the
+// worker's next commit runs; true when no wake of the worker is on its way yet (`wakePosted` is
+// then set and the caller posts one). For the stores' workers, under their queue's mutex.
+inline bool queueLedgerCommit(std::vector<WriteOp> &pending, std::vector<std::function<void(bool)>> &answers,
+                              bool &wakePosted, StoredLedgerEntry entry, std::function<void(bool)> answered)
+{
+    if (!holdsLedgerEntry(pending, entry.sequence))
+        pending.push_back(std::move(entry));
+    answers.push_back(std::move(answered));
+    return !std::exchange(wakePosted, true);
+}
 
 // Requests per multi-row INSERT of writeBatch.
 inline constexpr int kRequestsPerInsert = 16;
