@@ -1,9 +1,20 @@
-// switchyard-latency-probe: open-loop load at a fixed rate (requests are sent on schedule whether
+// switchyard-latency-probe: open-loop load at a fixed rate (requests are due on schedule whether
 // or not earlier ones have answered, so a slow server cannot slow the load down and hide its own
 // latency), then latency percentiles. A measurement tool, not a test.
 //
-//   switchyard-latency-probe --url URL --rate N --seconds S [--key SECRET] [--model ID]
-// Prints one line: "sent N ok N failed N p50_ms X p90_ms X p99_ms X max_ms X".
+//   switchyard-latency-probe --url URL --rate N --seconds S [--connections C] [--key SECRET] [--model ID]
+//
+// Connections: at most C requests are in flight at once (default 32, as wrk's load in bench/run
+// and bench/routing), so at most C keep-alive connections are opened and then reused, as a
+// client's bounded connection pool does. A request that is due while all C are busy waits for
+// the first free one, and that wait is part of its latency, which always counts from the
+// scheduled time. `--connections 0` puts no bound: every request due while the others are busy
+// goes out at once on a connection of its own, so when answers slow down the probe opens new
+// connections (libcurl keeps at most 256 idle ones; beyond that each finished connection is
+// closed), which makes the server's work per request grow exactly when it falls behind.
+//
+// Prints one line: "sent N ok N failed N p50_ms X p90_ms X p99_ms X max_ms X in_flight_max N
+// waited N" (waited: requests that found every connection busy at their scheduled time).
 #include "upstream/CurlUpstreamClient.h"
 
 #include <QCoreApplication>
@@ -11,6 +22,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,26 +32,26 @@ namespace {
 
 struct Probe : upstream::StreamHandler {
     QElapsedTimer clock;
-    qint64 startedNs = 0;
+    qint64 scheduledNs = 0;
     int status = 0;
     std::vector<double> *latencies = nullptr;
     int *failed = nullptr;
-    int *pending = nullptr;
+    std::function<void()> finished;  // frees the connection slot (may send the next request)
 
     void onHeaders(int s, const http::HeaderList &) override { status = s; }
     void onChunk(const QByteArray &) override {}
     void onComplete() override
     {
         if (status == 200)
-            latencies->push_back(double(clock.nsecsElapsed() - startedNs) / 1e6);
+            latencies->push_back(double(clock.nsecsElapsed() - scheduledNs) / 1e6);
         else
             ++*failed;
-        --*pending;
+        finished();
     }
     void onError(const upstream::UpstreamError &) override
     {
         ++*failed;
-        --*pending;
+        finished();
     }
 };
 
@@ -58,46 +70,65 @@ int main(int argc, char **argv)
     const QByteArray url = argument(args, "--url", {}).toUtf8();
     const double rate = argument(args, "--rate", "1000").toDouble();
     const double seconds = argument(args, "--seconds", "10").toDouble();
+    const int connections = argument(args, "--connections", "32").toInt();
     const QByteArray key = argument(args, "--key", "sk-bench").toUtf8();
     const QByteArray model = argument(args, "--model", "bench/model").toUtf8();
-    if (url.isEmpty() || rate <= 0 || seconds <= 0) {
-        std::fprintf(stderr, "usage: switchyard-latency-probe --url URL --rate N --seconds S [--key K] [--model M]\n");
+    if (url.isEmpty() || rate <= 0 || seconds <= 0 || connections < 0) {
+        std::fprintf(stderr, "usage: switchyard-latency-probe --url URL --rate N --seconds S [--connections C]"
+                             " [--key K] [--model M]\n");
         return 2;
     }
     upstream::CurlUpstreamClient client;
     std::vector<double> latencies;
     std::vector<std::unique_ptr<Probe>> probes;
     int failed = 0;
-    int pending = 0;
+    int inFlight = 0;
+    int inFlightMax = 0;
+    qint64 waited = 0;
     const qint64 total = qint64(rate * seconds);
     QElapsedTimer clock;
     clock.start();
     const QByteArray body = R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16})";
 
-    // A 1 ms tick sends every request whose scheduled time has come.
-    qint64 sent = 0;
+    qint64 due = 0;   // requests whose scheduled time has come
+    qint64 sent = 0;  // of those, sent (the rest wait for a free connection, oldest first)
+    std::function<void()> sendWaiting;
+    const auto send = [&] {
+        auto probe = std::make_unique<Probe>();
+        probe->clock = clock;
+        // Latency counts from the scheduled time, not the send time (no coordinated omission).
+        probe->scheduledNs = qint64(double(sent) / rate * 1e9);
+        probe->latencies = &latencies;
+        probe->failed = &failed;
+        probe->finished = [&] {
+            --inFlight;
+            sendWaiting();
+        };
+        upstream::UpstreamRequest request;
+        request.url = url;
+        request.headers = {{"content-type", "application/json"}, {"authorization", "Bearer " + key}};
+        request.body = body;
+        client.send(std::move(request), probe.get());
+        probes.push_back(std::move(probe));
+        ++sent;
+        inFlightMax = std::max(inFlightMax, ++inFlight);
+    };
+    sendWaiting = [&] {
+        while (sent < due && (connections == 0 || inFlight < connections))
+            send();
+        if (sent >= total && inFlight == 0)
+            app.quit();
+    };
+
+    // A 1 ms tick makes every request whose scheduled time has come due.
     QTimer tick;
     tick.setTimerType(Qt::PreciseTimer);
     QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 due = std::min(total, qint64(double(clock.nsecsElapsed()) / 1e9 * rate));
-        for (; sent < due; ++sent) {
-            auto probe = std::make_unique<Probe>();
-            probe->clock = clock;
-            // Latency counts from the scheduled time, not the send time (no coordinated omission).
-            probe->startedNs = qint64(double(sent) / rate * 1e9);
-            probe->latencies = &latencies;
-            probe->failed = &failed;
-            probe->pending = &pending;
-            upstream::UpstreamRequest request;
-            request.url = url;
-            request.headers = {{"content-type", "application/json"}, {"authorization", "Bearer " + key}};
-            request.body = body;
-            client.send(std::move(request), probe.get());
-            probes.push_back(std::move(probe));
-            ++pending;
-        }
-        if (sent >= total && pending == 0)
-            app.quit();
+        const qint64 now = std::min(total, qint64(double(clock.nsecsElapsed()) / 1e9 * rate));
+        if (connections > 0 && now > due)
+            waited += std::max<qint64>(0, now - due - std::max(0, connections - inFlight));
+        due = now;
+        sendWaiting();
         if (double(clock.elapsed()) > (seconds + 30) * 1000)
             app.quit();  // bounded: a server that never answers ends the run
     });
@@ -106,7 +137,8 @@ int main(int argc, char **argv)
 
     std::sort(latencies.begin(), latencies.end());
     auto at = [&](double q) { return latencies.empty() ? 0.0 : latencies[std::min(latencies.size() - 1, size_t(q * double(latencies.size())))]; };
-    std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f\n", static_cast<long long>(sent),
-                latencies.size(), failed, at(0.5), at(0.9), at(0.99), latencies.empty() ? 0.0 : latencies.back());
+    std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f in_flight_max %d waited %lld\n",
+                static_cast<long long>(sent), latencies.size(), failed, at(0.5), at(0.9), at(0.99),
+                latencies.empty() ? 0.0 : latencies.back(), inFlightMax, static_cast<long long>(waited));
     return 0;
 }

@@ -1,5 +1,7 @@
 #include "storage/SqliteCheckpointer.h"
 
+#include "storage/BackgroundThread.h"
+
 #include <QLoggingCategory>
 
 #include <sqlite3.h>
@@ -60,6 +62,10 @@ int SqliteCheckpointer::checkpoints() const
 
 void SqliteCheckpointer::run()
 {
+    nameCurrentThread("switchyard-ckpt");
+    // Nobody waits for a checkpoint (the writer goes on beside it), and it shares the gateway
+    // thread's core: the gateway thread goes first (BackgroundThread.h).
+    lowerCurrentThreadPriority();
     sqlite3 *db = nullptr;
     const QByteArray path = m_path.toUtf8();
     if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {

@@ -7,7 +7,9 @@
 // `pages` this object's thread runs a PASSIVE checkpoint on a second connection. In WAL mode
 // that runs beside the writer (it copies the frames no reader needs and never blocks a commit);
 // once a checkpoint copied every frame, the writer's next transaction starts the WAL over, so the
-// file stays bounded as before.
+// file stays bounded as before. The thread is named switchyard-ckpt and runs ten nice steps
+// below the writer (BackgroundThread.h): it shares the gateway thread's core and nobody waits
+// for it.
 //
 // Thread: construct, attach() and destroy on the writer's thread; the checkpoints run on a thread
 // of this object's own, started by the constructor and joined by stop() or the destructor.
