@@ -109,6 +109,7 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
 CurlTransfer::~CurlTransfer()
 {
     curl_easy_cleanup(easy_);
+    curl_url_cleanup(url_);
     curl_slist_free_all(requestHeaders_);
 }
 
@@ -147,7 +148,7 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     if (!appendRequestHeaders(request.headers, sendsBody))
         return false;
 
-    bool ok = curl_easy_setopt(easy_, CURLOPT_URL, request.url.constData()) == CURLE_OK;
+    bool ok = setUrl(request.url);
     ok = ok && curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, requestHeaders_) == CURLE_OK;
     ok = ok && curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST,
                                 customMethod ? method.constData() : nullptr) == CURLE_OK;
@@ -186,6 +187,27 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     // NULL lets curl read the proxy environment variables; a value overrides them.
     curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
     return true;
+}
+
+bool CurlTransfer::setUrl(const QByteArray &url)
+{
+    if (url != urlText_ || url.isEmpty()) {
+        urlText_.clear();
+        if (!url_)
+            url_ = curl_url();
+        // The flags curl itself parses a CURLOPT_URL string with (no CURLOPT_PATH_AS_IS, user
+        // names in URLs allowed): the same URL gives the same parts. A URL it refuses is left to
+        // CURLOPT_URL alone, so the transfer fails with curl's own error as before.
+        if (url_ && !url.isEmpty()
+            && curl_url_set(url_, CURLUPART_URL, url.constData(),
+                            CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
+            urlText_ = url;
+    }
+    // CURLOPT_URL too: libcurl 7.88 takes a reused handle's URL text (CURLINFO_EFFECTIVE_URL)
+    // from it and, with CURLU alone, would keep the previous transfer's. CURLOPT_CURLU overrides
+    // it for the parts curl connects to and sends.
+    return curl_easy_setopt(easy_, CURLOPT_URL, url.constData()) == CURLE_OK
+        && curl_easy_setopt(easy_, CURLOPT_CURLU, urlText_.isEmpty() ? nullptr : url_) == CURLE_OK;
 }
 
 bool CurlTransfer::appendRequestHeaders(const HeaderList &headers, bool hasBody)

@@ -69,10 +69,15 @@ private:
     static int onProgress(void *self, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded);
 
     bool appendRequestHeaders(const HeaderList &headers, bool hasBody);
+    bool setUrl(const QByteArray &url);
     void parseHeaderLine(QByteArrayView line);
     void noteReceived();
 
     CURL *easy_ = nullptr;
+    // The last request's URL, parsed once (CURLOPT_CURLU): curl parses a CURLOPT_URL string and
+    // rebuilds it on every transfer; a pooled handle mostly sends to the same URL again.
+    CURLU *url_ = nullptr;
+    QByteArray urlText_;               // what url_ holds; empty when it holds nothing usable
     QByteArray defaultCaInfo_;
     QByteArray defaultCaPath_;
     TransferDeadlines *deadlines_;
