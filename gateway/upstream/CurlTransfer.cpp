@@ -145,7 +145,7 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     const bool customMethod = !method.isEmpty() && method != naturalMethod;
     trackUpload_ = sendsBody && body_.size() > kBodyInHeadLimit;
 
-    if (!appendRequestHeaders(request.headers, sendsBody))
+    if (!setRequestHeaders(request.headers, sendsBody))
         return false;
 
     bool ok = setUrl(request.url);
@@ -210,6 +210,23 @@ bool CurlTransfer::setUrl(const QByteArray &url)
         && curl_easy_setopt(easy_, CURLOPT_CURLU, urlText_.isEmpty() ? nullptr : url_) == CURLE_OK;
 }
 
+bool CurlTransfer::setRequestHeaders(const HeaderList &headers, bool hasBody)
+{
+    if (requestHeaders_ && hasBody == requestHeadersHaveBody_ && headers == requestHeadersFrom_)
+        return true;
+    curl_slist_free_all(requestHeaders_);
+    requestHeaders_ = nullptr;
+    requestHeadersFrom_.clear();
+    if (!appendRequestHeaders(headers, hasBody)) {
+        curl_slist_free_all(requestHeaders_);  // a part of the list: never reused
+        requestHeaders_ = nullptr;
+        return false;
+    }
+    requestHeadersFrom_ = headers;
+    requestHeadersHaveBody_ = hasBody;
+    return true;
+}
+
 bool CurlTransfer::appendRequestHeaders(const HeaderList &headers, bool hasBody)
 {
     bool hasContentType = false;
@@ -249,8 +266,6 @@ void CurlTransfer::release()
     curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, kNoBody);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(0));
-    curl_slist_free_all(requestHeaders_);
-    requestHeaders_ = nullptr;
     body_ = QByteArray();
     responseHeaders_.clear();
     handler_ = nullptr;

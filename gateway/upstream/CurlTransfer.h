@@ -34,7 +34,8 @@ public:
     // Sets the request's options on the handle. Returns false when curl refuses one (out of
     // memory); the handle is then still safe to release().
     bool prepare(TransferId id, UpstreamRequest &&request, StreamHandler *handler);
-    // Drops the request's resources; the handle (and the multi's connections) stay for reuse.
+    // Drops the request's resources; the handle (and the multi's connections) stay for reuse, and so
+    // do its parsed URL and header list, for a next request that has the same.
     void release();
 
     static CurlTransfer *fromEasy(CURL *easy);
@@ -68,6 +69,7 @@ private:
     static int onRequestReady(void *self, char *, char *, int, int);
     static int onProgress(void *self, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded);
 
+    bool setRequestHeaders(const HeaderList &headers, bool hasBody);
     bool appendRequestHeaders(const HeaderList &headers, bool hasBody);
     bool setUrl(const QByteArray &url);
     void parseHeaderLine(QByteArrayView line);
@@ -81,7 +83,11 @@ private:
     QByteArray defaultCaInfo_;
     QByteArray defaultCaPath_;
     TransferDeadlines *deadlines_;
+    // Kept across uses of the handle with the headers it was built from: the next request of the
+    // same channel and credential sends the same list.
     curl_slist *requestHeaders_ = nullptr;
+    HeaderList requestHeadersFrom_;
+    bool requestHeadersHaveBody_ = false;
     std::string scratch_;              // header line being built, reused across requests
     QByteArray body_;                  // CURLOPT_POSTFIELDS points into it
     HeaderList responseHeaders_;
