@@ -175,17 +175,24 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
                      long(std::max<qint64>(0, request.connectTimeout.count())));
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYPEER, request.verifyTls ? 1L : 0L);
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYHOST, request.verifyTls ? 2L : 0L);
-    // Set on every request (a pooled handle keeps its last values): a CA file replaces the
-    // system store; no CA file restores curl's built-in defaults.
-    if (request.caFile.isEmpty()) {
-        curl_easy_setopt(easy_, CURLOPT_CAINFO, defaultCaInfo_.isEmpty() ? nullptr : defaultCaInfo_.constData());
-        curl_easy_setopt(easy_, CURLOPT_CAPATH, defaultCaPath_.isEmpty() ? nullptr : defaultCaPath_.constData());
-    } else {
-        curl_easy_setopt(easy_, CURLOPT_CAINFO, request.caFile.constData());
-        curl_easy_setopt(easy_, CURLOPT_CAPATH, nullptr);
+    // A pooled handle keeps its last values, so these follow every request, set again only when
+    // they differ from the last: a CA file replaces the system store; no CA file restores curl's
+    // built-in defaults.
+    if (caFileSet_ != request.caFile) {
+        if (request.caFile.isEmpty()) {
+            curl_easy_setopt(easy_, CURLOPT_CAINFO, defaultCaInfo_.isEmpty() ? nullptr : defaultCaInfo_.constData());
+            curl_easy_setopt(easy_, CURLOPT_CAPATH, defaultCaPath_.isEmpty() ? nullptr : defaultCaPath_.constData());
+        } else {
+            curl_easy_setopt(easy_, CURLOPT_CAINFO, request.caFile.constData());
+            curl_easy_setopt(easy_, CURLOPT_CAPATH, nullptr);
+        }
+        caFileSet_ = request.caFile;
     }
     // NULL lets curl read the proxy environment variables; a value overrides them.
-    curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
+    if (proxySet_ != request.proxy) {
+        curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
+        proxySet_ = request.proxy;
+    }
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include "upstream/UpstreamClient.h"
 
 #include <curl/curl.h>
+#include <optional>
 #include <string>
 
 namespace sy::upstream::detail {
@@ -88,6 +89,10 @@ private:
     curl_slist *requestHeaders_ = nullptr;
     HeaderList requestHeadersFrom_;
     bool requestHeadersHaveBody_ = false;
+    // The CA file and proxy last set on the handle (curl copies each string it is given); unset
+    // until the first request.
+    std::optional<QByteArray> caFileSet_;
+    std::optional<QByteArray> proxySet_;
     std::string scratch_;              // header line being built, reused across requests
     QByteArray body_;                  // CURLOPT_POSTFIELDS points into it
     HeaderList responseHeaders_;
