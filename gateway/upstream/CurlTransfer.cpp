@@ -109,6 +109,7 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
 CurlTransfer::~CurlTransfer()
 {
     curl_easy_cleanup(easy_);
+    curl_url_cleanup(url_);
     curl_slist_free_all(requestHeaders_);
 }
 
@@ -144,10 +145,10 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     const bool customMethod = !method.isEmpty() && method != naturalMethod;
     trackUpload_ = sendsBody && body_.size() > kBodyInHeadLimit;
 
-    if (!appendRequestHeaders(request.headers, sendsBody))
+    if (!setRequestHeaders(request.headers, sendsBody))
         return false;
 
-    bool ok = curl_easy_setopt(easy_, CURLOPT_URL, request.url.constData()) == CURLE_OK;
+    bool ok = setUrl(request.url);
     ok = ok && curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, requestHeaders_) == CURLE_OK;
     ok = ok && curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST,
                                 customMethod ? method.constData() : nullptr) == CURLE_OK;
@@ -174,17 +175,62 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
                      long(std::max<qint64>(0, request.connectTimeout.count())));
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYPEER, request.verifyTls ? 1L : 0L);
     curl_easy_setopt(easy_, CURLOPT_SSL_VERIFYHOST, request.verifyTls ? 2L : 0L);
-    // Set on every request (a pooled handle keeps its last values): a CA file replaces the
-    // system store; no CA file restores curl's built-in defaults.
-    if (request.caFile.isEmpty()) {
-        curl_easy_setopt(easy_, CURLOPT_CAINFO, defaultCaInfo_.isEmpty() ? nullptr : defaultCaInfo_.constData());
-        curl_easy_setopt(easy_, CURLOPT_CAPATH, defaultCaPath_.isEmpty() ? nullptr : defaultCaPath_.constData());
-    } else {
-        curl_easy_setopt(easy_, CURLOPT_CAINFO, request.caFile.constData());
-        curl_easy_setopt(easy_, CURLOPT_CAPATH, nullptr);
+    // A pooled handle keeps its last values, so these follow every request, set again only when
+    // they differ from the last: a CA file replaces the system store; no CA file restores curl's
+    // built-in defaults.
+    if (caFileSet_ != request.caFile) {
+        if (request.caFile.isEmpty()) {
+            curl_easy_setopt(easy_, CURLOPT_CAINFO, defaultCaInfo_.isEmpty() ? nullptr : defaultCaInfo_.constData());
+            curl_easy_setopt(easy_, CURLOPT_CAPATH, defaultCaPath_.isEmpty() ? nullptr : defaultCaPath_.constData());
+        } else {
+            curl_easy_setopt(easy_, CURLOPT_CAINFO, request.caFile.constData());
+            curl_easy_setopt(easy_, CURLOPT_CAPATH, nullptr);
+        }
+        caFileSet_ = request.caFile;
     }
     // NULL lets curl read the proxy environment variables; a value overrides them.
-    curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
+    if (proxySet_ != request.proxy) {
+        curl_easy_setopt(easy_, CURLOPT_PROXY, request.proxy.isEmpty() ? nullptr : request.proxy.constData());
+        proxySet_ = request.proxy;
+    }
+    return true;
+}
+
+bool CurlTransfer::setUrl(const QByteArray &url)
+{
+    if (url != urlText_ || url.isEmpty()) {
+        urlText_.clear();
+        if (!url_)
+            url_ = curl_url();
+        // The flags curl itself parses a CURLOPT_URL string with (no CURLOPT_PATH_AS_IS, user
+        // names in URLs allowed): the same URL gives the same parts. A URL it refuses is left to
+        // CURLOPT_URL alone, so the transfer fails with curl's own error as before.
+        if (url_ && !url.isEmpty()
+            && curl_url_set(url_, CURLUPART_URL, url.constData(),
+                            CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
+            urlText_ = url;
+    }
+    // CURLOPT_URL too: libcurl 7.88 takes a reused handle's URL text (CURLINFO_EFFECTIVE_URL)
+    // from it and, with CURLU alone, would keep the previous transfer's. CURLOPT_CURLU overrides
+    // it for the parts curl connects to and sends.
+    return curl_easy_setopt(easy_, CURLOPT_URL, url.constData()) == CURLE_OK
+        && curl_easy_setopt(easy_, CURLOPT_CURLU, urlText_.isEmpty() ? nullptr : url_) == CURLE_OK;
+}
+
+bool CurlTransfer::setRequestHeaders(const HeaderList &headers, bool hasBody)
+{
+    if (requestHeaders_ && hasBody == requestHeadersHaveBody_ && headers == requestHeadersFrom_)
+        return true;
+    curl_slist_free_all(requestHeaders_);
+    requestHeaders_ = nullptr;
+    requestHeadersFrom_.clear();
+    if (!appendRequestHeaders(headers, hasBody)) {
+        curl_slist_free_all(requestHeaders_);  // a part of the list: never reused
+        requestHeaders_ = nullptr;
+        return false;
+    }
+    requestHeadersFrom_ = headers;
+    requestHeadersHaveBody_ = hasBody;
     return true;
 }
 
@@ -227,8 +273,6 @@ void CurlTransfer::release()
     curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, kNoBody);
     curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(0));
-    curl_slist_free_all(requestHeaders_);
-    requestHeaders_ = nullptr;
     body_ = QByteArray();
     responseHeaders_.clear();
     handler_ = nullptr;

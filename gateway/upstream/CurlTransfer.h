@@ -9,6 +9,7 @@
 #include "upstream/UpstreamClient.h"
 
 #include <curl/curl.h>
+#include <optional>
 #include <string>
 
 namespace sy::upstream::detail {
@@ -34,7 +35,8 @@ public:
     // Sets the request's options on the handle. Returns false when curl refuses one (out of
     // memory); the handle is then still safe to release().
     bool prepare(TransferId id, UpstreamRequest &&request, StreamHandler *handler);
-    // Drops the request's resources; the handle (and the multi's connections) stay for reuse.
+    // Drops the request's resources; the handle (and the multi's connections) stay for reuse, and so
+    // do its parsed URL and header list, for a next request that has the same.
     void release();
 
     static CurlTransfer *fromEasy(CURL *easy);
@@ -68,15 +70,29 @@ private:
     static int onRequestReady(void *self, char *, char *, int, int);
     static int onProgress(void *self, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded);
 
+    bool setRequestHeaders(const HeaderList &headers, bool hasBody);
     bool appendRequestHeaders(const HeaderList &headers, bool hasBody);
+    bool setUrl(const QByteArray &url);
     void parseHeaderLine(QByteArrayView line);
     void noteReceived();
 
     CURL *easy_ = nullptr;
+    // The last request's URL, parsed once (CURLOPT_CURLU): curl parses a CURLOPT_URL string and
+    // rebuilds it on every transfer; a pooled handle mostly sends to the same URL again.
+    CURLU *url_ = nullptr;
+    QByteArray urlText_;               // what url_ holds; empty when it holds nothing usable
     QByteArray defaultCaInfo_;
     QByteArray defaultCaPath_;
     TransferDeadlines *deadlines_;
+    // Kept across uses of the handle with the headers it was built from: the next request of the
+    // same channel and credential sends the same list.
     curl_slist *requestHeaders_ = nullptr;
+    HeaderList requestHeadersFrom_;
+    bool requestHeadersHaveBody_ = false;
+    // The CA file and proxy last set on the handle (curl copies each string it is given); unset
+    // until the first request.
+    std::optional<QByteArray> caFileSet_;
+    std::optional<QByteArray> proxySet_;
     std::string scratch_;              // header line being built, reused across requests
     QByteArray body_;                  // CURLOPT_POSTFIELDS points into it
     HeaderList responseHeaders_;

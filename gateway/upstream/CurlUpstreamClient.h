@@ -56,7 +56,8 @@ struct CurlClientOptions {
     // requests to one loopback server, a cache of 64 gave about 4k req/s, one of 512 about 18k.
     long maxCachedConnections = 256;
     // Finished easy handles kept for the next requests (saves curl_easy_init and option setup;
-    // each keeps tens of KB of curl buffers).
+    // each keeps tens of KB of curl buffers, and its last request's parsed URL and header list,
+    // reused by a next request with the same).
     int maxPooledTransfers = 256;
 };
 
