@@ -289,17 +289,6 @@ TEST_F(EpollDispatcherTest, APostFromAHandlerOnItsOwnThreadIsDeliveredWithoutAnE
     EXPECT_EQ(dispatcher()->eventfdWrites(), writesBefore);
 }
 
-TEST_F(EpollDispatcherTest, APostFromAnotherThreadStillWritesTheEventfd)
-{
-    const quint64 before = dispatcher()->eventfdWrites();
-    QObject receiver;
-    bool delivered = false;
-    std::thread poster([&] { QMetaObject::invokeMethod(&receiver, [&] { delivered = true; }, Qt::QueuedConnection); });
-    poster.join();
-    EXPECT_TRUE(waitUntil([&] { return delivered; }));
-    EXPECT_GT(dispatcher()->eventfdWrites(), before) << "a post from another thread must wake the loop";
-}
-
 TEST_F(EpollDispatcherTest, ManyPostsFromSeveralThreadsAreAllDelivered)
 {
     QObject receiver;
