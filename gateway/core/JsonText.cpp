@@ -93,9 +93,9 @@ void appendString(QByteArray &out, QStringView s)
 void appendHeaderString(QByteArray &out, QStringView s)
 {
     if (isPlain(s)) {
-        out += '"';
+        appendLiteral(out, "\"");
         appendLatin1(out, s);
-        out += '"';
+        appendLiteral(out, "\"");
         return;
     }
     // Qt's escapes for control characters, quote and backslash; then every unit outside
