@@ -1,6 +1,7 @@
 #include "core/EpollEventDispatcher.h"
 
 #include <QCoreApplication>
+#include <QScopeGuard>
 #include <QSocketNotifier>
 #include <QThread>
 #include <QTimerEvent>
@@ -73,10 +74,21 @@ EpollEventDispatcher::~EpollEventDispatcher()
     }
 }
 
+namespace {
+
+// The dispatcher whose processEvents() runs on this thread (nested passes restore the outer one).
+thread_local EpollEventDispatcher *t_processing = nullptr;
+
+} // namespace
+
 bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 {
+    EpollEventDispatcher *const outer = std::exchange(t_processing, this);
+    const auto restore = qScopeGuard([outer] { t_processing = outer; });
     m_interrupted.store(false, std::memory_order_relaxed);
     emit awake();
+    // Posts from here on (this thread) set the flag again; the ones before are sent now.
+    m_wokenFromInside = false;
     QCoreApplication::sendPostedEvents();
 
     const bool includeTimers = !(flags & QEventLoop::X11ExcludeTimers);
@@ -92,9 +104,14 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     int timeoutMs = timeoutForWait(canWait, includeTimers);
     if (includeNotifiers && !m_alwaysReady.empty())
         timeoutMs = 0;
+    // An event posted by this thread's own handlers (the eventfd was not written for it): what
+    // the eventfd's readiness would do, without the write and the read.
+    const bool wokenFromInside = m_wokenFromInside;
+    if (wokenFromInside)
+        timeoutMs = 0;
 
     PendingList pending;
-    int processed = waitAndCollect(includeNotifiers, timeoutMs, pending);
+    int processed = waitAndCollect(includeNotifiers, timeoutMs, pending) + (wokenFromInside ? 1 : 0);
     if (includeNotifiers)
         processed += activateNotifiers(pending);
     if (includeTimers)
@@ -166,9 +183,16 @@ bool EpollEventDispatcher::drainWakeUp()
 
 void EpollEventDispatcher::wakeUp()
 {
+    if (t_processing == this) {
+        // This thread, inside processEvents(): it looks at the flag before it waits.
+        m_wokenFromInside = true;
+        return;
+    }
     bool expected = false;
-    if (m_wakeUpPending.compare_exchange_strong(expected, true, std::memory_order_acq_rel))
+    if (m_wakeUpPending.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+        m_eventfdWrites.fetch_add(1, std::memory_order_relaxed);
         [[maybe_unused]] const int rc = ::eventfd_write(m_wakeFd, 1);
+    }
 }
 
 void EpollEventDispatcher::interrupt()

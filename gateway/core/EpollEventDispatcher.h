@@ -52,8 +52,13 @@ public:
     // Milliseconds until the timer is due (0 when overdue), -1 for an unknown id.
     int remainingTime(int timerId) override;
 
-    // Any thread. Only the first call after the loop drained the eventfd writes to it.
+    // Any thread. Only the first call after the loop drained the eventfd writes to it; a call
+    // on the dispatcher's own thread from inside processEvents() (a handler posting an event:
+    // the gateway does so for every request) writes nothing, the wait of that pass or of the
+    // next one does not block instead.
     void wakeUp() override;
+    // Wake-ups written to the eventfd so far (any thread; for tests and diagnostics).
+    quint64 eventfdWrites() const { return m_eventfdWrites.load(std::memory_order_relaxed); }
     // Any thread: the current or next processEvents() returns without waiting.
     void interrupt() override;
 
@@ -104,6 +109,10 @@ private:
     int m_wakeOnlyEpoll = -1;  // the eventfd alone: waits that exclude socket notifiers
     int m_wakeFd = -1;
     std::atomic<bool> m_wakeUpPending{false};
+    std::atomic<quint64> m_eventfdWrites{0};
+    // A wakeUp() from inside processEvents() on this thread: the next wait does not block.
+    // Read and written on the dispatcher's thread only.
+    bool m_wokenFromInside = false;
     std::atomic<bool> m_interrupted{false};
 
     std::unordered_map<int, Watch> m_watches;

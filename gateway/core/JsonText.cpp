@@ -93,9 +93,9 @@ void appendString(QByteArray &out, QStringView s)
 void appendHeaderString(QByteArray &out, QStringView s)
 {
     if (isPlain(s)) {
-        out += '"';
+        appendLiteral(out, "\"");
         appendLatin1(out, s);
-        out += '"';
+        appendLiteral(out, "\"");
         return;
     }
     // Qt's escapes for control characters, quote and backslash; then every unit outside
@@ -127,7 +127,7 @@ void appendNumber(QByteArray &out, double value)
         } while (n);
         if (negative)
             *--p = '-';
-        out.append(p, end - p);
+        appendRaw(out, p, end - p);
         return;
     }
     appendViaQt(out, QJsonValue(value));
@@ -169,7 +169,7 @@ void appendIsoDateWithMs(QByteArray &out, const QDateTime &at)
     if (formatUtcIso(buf + 1, at)) {
         buf[0] = '"';
         buf[25] = '"';
-        out.append(buf, sizeof buf);
+        appendRaw(out, buf, sizeof buf);
         return;
     }
     appendString(out, at.toString(Qt::ISODateWithMs));
@@ -180,7 +180,7 @@ bool appendUtcIsoDateWithMs(QByteArray &out, const QDateTime &at)
     char buf[24];
     if (!formatUtcIso(buf, at))
         return false;
-    out.append(buf, sizeof buf);
+    appendRaw(out, buf, sizeof buf);
     return true;
 }
 

@@ -104,13 +104,15 @@ std::variant<KeyLimiter::Permit, Refusal> KeyLimiter::tryAcquire(const QString &
     KeyState &key = m_keys[keyName];
     prune(key.admitted, now);
 
-    const QString windowKey = modelKey(keyName, primaryModel);
+    // The window's key is built only when there is a window to find (a concatenation per request).
+    QString windowKey;
     Window *modelWindow = nullptr;
     if (modelRequestsPerMinute > 0) {
+        windowKey = modelKey(keyName, primaryModel);
         modelWindow = &m_modelWindows[windowKey];
         prune(*modelWindow, now);
-    } else {
-        m_modelWindows.remove(windowKey);  // the limit is off: keep nothing
+    } else if (!m_modelWindows.isEmpty()) {
+        m_modelWindows.remove(modelKey(keyName, primaryModel));  // the limit is off: keep nothing
     }
 
     // Decide on everything before touching anything, so a refusal consumes nothing.

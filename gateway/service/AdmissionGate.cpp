@@ -35,10 +35,8 @@ AdmissionGate::AdmissionGate(GatewayState &state, const Clock &clock, QObject *p
     , m_state(state)
     , m_clock(clock)
 {
-    // A freed concurrency slot wakes the key's first waiter (queued: we are inside a release).
-    m_state.keyLimiter.setOnRelease([this](const QString &keyName) {
-        QMetaObject::invokeMethod(this, [this, keyName] { retryKey(keyName); }, Qt::QueuedConnection);
-    });
+    // A freed concurrency slot wakes the key's first waiter.
+    m_state.keyLimiter.setOnRelease([this](const QString &keyName) { wakeKey(keyName); });
 }
 
 AdmissionGate::~AdmissionGate()
@@ -54,9 +52,7 @@ void AdmissionGate::setSharedLimits(limits::SharedKeyLimits *limits)
         m_shared->setOnRelease(nullptr);
     m_shared = limits;
     if (m_shared)
-        m_shared->setOnRelease([this](const QString &keyName) {
-            QMetaObject::invokeMethod(this, [this, keyName] { retryKey(keyName); }, Qt::QueuedConnection);
-        });
+        m_shared->setOnRelease([this](const QString &keyName) { wakeKey(keyName); });
 }
 
 std::optional<ErrorReply> breakerRefusal(GatewayState &state, const QString &keyName)
@@ -201,6 +197,15 @@ void AdmissionGate::refuse(Waiter &waiter, ErrorReply reply, const char *reason)
 {
     ++m_state.refusals[reason];
     waiter.done(std::move(reply));
+}
+
+void AdmissionGate::wakeKey(const QString &keyName)
+{
+    // A waiter queued after this release tried after it too, so it saw the freed room already.
+    const bool waits = std::any_of(m_waiters.begin(), m_waiters.end(),
+                                   [&keyName](const Waiter &w) { return w.request.key.name == keyName; });
+    if (waits)
+        QMetaObject::invokeMethod(this, [this, keyName] { retryKey(keyName); }, Qt::QueuedConnection);
 }
 
 void AdmissionGate::retryKey(const QString &keyName)

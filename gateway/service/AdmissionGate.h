@@ -92,6 +92,9 @@ private:
     bool settle(Waiter &waiter, std::variant<limits::KeyLimiter::Permit, limits::Refusal> acquired);
     void onSharedAnswer(quint64 token, limits::SharedOutcome outcome);
     void retryKey(const QString &keyName);
+    // A released slot of `keyName` wakes its first waiter, later (we are inside the release);
+    // nothing is posted when none waits, which is every request's release on an idle key.
+    void wakeKey(const QString &keyName);
     void refuse(Waiter &waiter, ErrorReply reply, const char *reason);
 
     GatewayState &m_state;

@@ -288,7 +288,7 @@ void AttemptLoop::answer(const QByteArray &contentType, const QByteArray &body)
     succeeded();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
-    headers.emplaceBack("Content-Type", contentType);
+    headers.emplaceBack(QByteArrayLiteral("Content-Type"), contentType);
     afterCharge([this, headers = std::move(headers), body] {
         m_sink->respond(200, headers, body);
         done(200);

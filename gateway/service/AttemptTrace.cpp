@@ -30,31 +30,32 @@ void AttemptTrace::appendJson(QByteArray &out, bool headerSafe) const
 {
     // Keys in QJsonObject's (sorted) order: error, latency_ms, model, provider, status.
     const auto string = headerSafe ? json::appendHeaderString : json::appendString;
-    out += '[';
+    json::appendLiteral(out, "[");
     for (size_t i = 0; i < m_records.size(); ++i) {
         const AttemptRecord &r = m_records[i];
         if (i > 0)
-            out += ',';
-        out += '{';
+            json::appendLiteral(out, ",{");
+        else
+            json::appendLiteral(out, "{");
         if (!r.error.isEmpty()) {
-            out += "\"error\":";
+            json::appendLiteral(out, "\"error\":");
             string(out, r.error);
-            out += ',';
+            json::appendLiteral(out, ",");
         }
         if (r.latencyMs) {
-            out += "\"latency_ms\":";
+            json::appendLiteral(out, "\"latency_ms\":");
             json::appendNumber(out, double(*r.latencyMs));
-            out += ',';
+            json::appendLiteral(out, ",");
         }
-        out += "\"model\":";
+        json::appendLiteral(out, "\"model\":");
         string(out, r.model);
-        out += ",\"provider\":";
+        json::appendLiteral(out, ",\"provider\":");
         string(out, r.provider);
-        out += ",\"status\":";
+        json::appendLiteral(out, ",\"status\":");
         string(out, r.status);
-        out += '}';
+        json::appendLiteral(out, "}");
     }
-    out += ']';
+    json::appendLiteral(out, "]");
 }
 
 QByteArray AttemptTrace::toHeaderValue() const

@@ -122,8 +122,9 @@ void ChatExchange::commitStream()
     m_firstChunkTimer.stop();
     addTrace(QStringLiteral("ok"), attemptLatencyMs(), {});
     http::HeaderList headers = traceHeaders();
-    headers.emplaceBack("Content-Type", m_chat.jsonArrayStream ? "application/json" : "text/event-stream");
-    headers.emplaceBack("Cache-Control", "no-cache");
+    headers.emplaceBack(QByteArrayLiteral("Content-Type"), m_chat.jsonArrayStream ? QByteArrayLiteral("application/json")
+                                                                                   : QByteArrayLiteral("text/event-stream"));
+    headers.emplaceBack(QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-cache"));
     m_relay.commit(headers);
     m_sink->onDrained([this] {
         if (m_paused && m_transferActive) {

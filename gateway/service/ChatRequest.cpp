@@ -210,13 +210,16 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     request.jsonArrayStream = request.stream && facts.jsonArrayStream;
     request.clientWantsUsage = request.body.value(u"stream_options").toObject().value(u"include_usage").toBool(false);
     request.user = request.body.value(u"user").toString();
-    for (auto it = request.body.constBegin(); it != request.body.constEnd(); ++it)
-        request.parameters.insert(it.key());
 
     auto preferences = routing::parseProviderPreferences(request.body.value(u"provider"));
     if (const auto *error = std::get_if<routing::PreferencesError>(&preferences))
         return badRequest(error->message, "invalid_provider_preferences", error->param);
     request.preferences = std::get<routing::ProviderPreferences>(std::move(preferences));
+    // Only provider.require_parameters reads them (a set of the body's keys: a hash per key).
+    if (request.preferences.requireParameters) {
+        for (auto it = request.body.constBegin(); it != request.body.constEnd(); ++it)
+            request.parameters.insert(it.key());
+    }
     request.primaryModel = applySuffix(request.primaryModel, request);
 
     // Step 1: the primary decides the request's fate.

@@ -33,7 +33,7 @@ struct ChatRequest {
     routing::ProviderPreferences preferences;   // the `provider` object (and :nitro / :floor)
     bool admitPriority = false;                 // :nitro
     bool admitFlex = false;                     // :floor
-    QSet<QString> parameters;                   // top-level body fields, for require_parameters
+    QSet<QString> parameters;                   // top-level body fields; filled only with require_parameters
     QString user;                               // the `user` field, a conversation hint
     // The canonical form, when the request may be translated (set by the service).
     std::shared_ptr<const api::CanonicalRequest> canonical;

@@ -29,11 +29,13 @@ billing::Nanos estimateCharge(const Workspace &workspace, const ChatRequest &cha
         for (const ChannelRoute &route : workspace.routesFor(model))
             prices.push_back(route.model->price);
     }
-    qint64 characters = charactersOf(chat.body.value("system"));   // Anthropic's system prompt
-    for (const QJsonValue &message : chat.body.value("messages").toArray())
-        characters += charactersOf(message.toObject().value("content"));
+    // Keys as Latin-1 views: value(const char *) builds a QString per lookup.
+    qint64 characters = charactersOf(chat.body.value(QLatin1String("system")));   // Anthropic's system prompt
+    const QJsonArray messages = chat.body.value(QLatin1String("messages")).toArray();
+    for (const QJsonValue &message : messages)
+        characters += charactersOf(message.toObject().value(QLatin1String("content")));
     std::optional<qint64> maxOutput;
-    for (const char *field : {"max_completion_tokens", "max_tokens"}) {
+    for (const QLatin1String field : {QLatin1String("max_completion_tokens"), QLatin1String("max_tokens")}) {
         if (const QJsonValue v = chat.body.value(field); v.isDouble() && v.toDouble() > 0) {
             maxOutput = qint64(v.toDouble());
             break;

@@ -10,23 +10,28 @@ void GatewayService::admitThenRun(AdmissionRequest admission, ExchangeContext co
                                   std::shared_ptr<http::ResponseSink> sink, RunAdmitted run)
 {
     // The client may leave while admission waits for the key's limits: the request ends there.
+    // The context waits in one place shared by both ends, so the record is not copied for the
+    // case of a client that leaves.
+    struct Pending {
+        ExchangeContext context;
+        bool waiting = true;
+    };
     const quint64 token = admission.token;
-    const Clock::TimePoint arrivedAt = context.arrivedAt;
-    auto pending = std::make_shared<bool>(true);
-    sink->onClientGone([this, token, pending, goneRecord = context.record, arrivedAt]() mutable {
-        if (!std::exchange(*pending, false))
+    auto pending = std::make_shared<Pending>(Pending{std::move(context), true});
+    sink->onClientGone([this, token, pending] {
+        if (!std::exchange(pending->waiting, false))
             return;
         m_admission->cancel(token);
         --m_counters.inFlight;
-        finishRecord(std::move(goneRecord), 499, arrivedAt,
+        finishRecord(std::move(pending->context.record), 499, pending->context.arrivedAt,
                      QStringLiteral("client closed the connection while waiting for the key's limits"));
     });
     ++m_counters.inFlight;
     m_admission->admit(std::move(admission),
-        [this, pending, context = std::move(context), format, sink, run = std::move(run)](
-            std::variant<AdmissionTicket, ErrorReply> result) mutable {
-            if (!std::exchange(*pending, false))
+        [this, pending, format, sink, run = std::move(run)](std::variant<AdmissionTicket, ErrorReply> result) mutable {
+            if (!std::exchange(pending->waiting, false))
                 return;
+            ExchangeContext context = std::move(pending->context);
             if (auto *refusal = std::get_if<ErrorReply>(&result)) {
                 --m_counters.inFlight;
                 sendErrorReply(*sink, context.requestId, *refusal, format);

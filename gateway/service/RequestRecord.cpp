@@ -45,93 +45,87 @@ QJsonObject RequestRecord::toJson() const
 
 namespace {
 
+using json::appendLiteral;
+
 void appendStrings(QByteArray &out, const QStringList &list)
 {
-    out += '[';
+    appendLiteral(out, "[");
     for (qsizetype i = 0; i < list.size(); ++i) {
         if (i > 0)
-            out += ',';
+            appendLiteral(out, ",");
         json::appendString(out, list.at(i));
     }
-    out += ']';
-}
-
-void appendKey(QByteArray &out, const char *key)
-{
-    out += ",\"";
-    out += key;
-    out += "\":";
+    appendLiteral(out, "]");
 }
 
 } // namespace
 
 QByteArray RequestRecord::toJsonBytes() const
 {
-    // Keys in the order QJsonObject keeps them (sorted), as toJson() + QJsonDocument writes them.
+    // Keys in the order QJsonObject keeps them (sorted), as toJson() + QJsonDocument writes them;
+    // the fixed text between two values is appended in one piece.
     QByteArray out;
     out.reserve(1024);
-    out += "{\"at\":";
+    appendLiteral(out, "{\"at\":");
     json::appendIsoDateWithMs(out, at);
-    appendKey(out, "chain");
+    appendLiteral(out, ",\"chain\":");
     appendStrings(out, chain);
-    appendKey(out, "channel");
+    appendLiteral(out, ",\"channel\":");
     json::appendString(out, answeringChannel);
-    appendKey(out, "cost");
+    appendLiteral(out, ",\"cost\":");
     json::appendNumber(out, double(costNanos) / 1e9);
-    appendKey(out, "endpoint");
+    appendLiteral(out, ",\"endpoint\":");
     json::appendString(out, endpoint);
-    appendKey(out, "error");
+    appendLiteral(out, ",\"error\":");
     json::appendString(out, errorMessage);
-    appendKey(out, "failed_over");
-    json::appendBool(out, failedOver());
-    appendKey(out, "id");
+    if (failedOver())
+        appendLiteral(out, ",\"failed_over\":true,\"id\":");
+    else
+        appendLiteral(out, ",\"failed_over\":false,\"id\":");
     json::appendString(out, QString::fromLatin1(id));
-    appendKey(out, "key");
+    appendLiteral(out, ",\"key\":");
     json::appendString(out, keyName);
-    appendKey(out, "model");
+    appendLiteral(out, ",\"model\":");
     json::appendString(out, answeringModel);
-    appendKey(out, "requested_model");
+    appendLiteral(out, ",\"requested_model\":");
     json::appendString(out, requestedModel);
-    appendKey(out, "route");
-    out += "{\"attempts\":";
+    appendLiteral(out, ",\"route\":{\"attempts\":");
     attempts.appendJson(out);
-    out += ",\"filtered\":[";
+    appendLiteral(out, ",\"filtered\":[");
     for (size_t i = 0; i < filtered.size(); ++i) {
         if (i > 0)
-            out += ',';
-        out += "{\"channel\":";
+            appendLiteral(out, ",{\"channel\":");
+        else
+            appendLiteral(out, "{\"channel\":");
         json::appendString(out, filtered[i].channelId);
-        out += ",\"model\":";
+        appendLiteral(out, ",\"model\":");
         json::appendString(out, filtered[i].modelId);
-        out += ",\"reason\":";
+        appendLiteral(out, ",\"reason\":");
         json::appendString(out, filtered[i].reason);
-        out += '}';
+        appendLiteral(out, "}");
     }
-    out += "],\"notes\":";
+    appendLiteral(out, "],\"notes\":");
     appendStrings(out, orderNotes);
-    out += ",\"order\":";
+    appendLiteral(out, ",\"order\":");
     appendStrings(out, orderedChannels);
-    out += '}';
-    appendKey(out, "status");
-    out += QByteArray::number(status);
-    appendKey(out, "stream");
-    json::appendBool(out, stream);
-    appendKey(out, "timings_ms");
-    out += "{\"auth\":";
+    appendLiteral(out, "},\"status\":");
+    json::appendNumber(out, double(status));
+    if (stream)
+        appendLiteral(out, ",\"stream\":true,\"timings_ms\":{\"auth\":");
+    else
+        appendLiteral(out, ",\"stream\":false,\"timings_ms\":{\"auth\":");
     json::appendNumber(out, double(authMs));
-    out += ",\"queue\":";
+    appendLiteral(out, ",\"queue\":");
     json::appendNumber(out, double(queueMs));
-    out += ",\"total\":";
+    appendLiteral(out, ",\"total\":");
     json::appendNumber(out, double(totalMs));
-    out += ",\"upstream\":";
+    appendLiteral(out, ",\"upstream\":");
     json::appendNumber(out, double(upstreamMs));
-    out += '}';
-    appendKey(out, "tokens");
-    out += "{\"completion\":";
+    appendLiteral(out, "},\"tokens\":{\"completion\":");
     json::appendNumber(out, double(completionTokens));
-    out += ",\"prompt\":";
+    appendLiteral(out, ",\"prompt\":");
     json::appendNumber(out, double(promptTokens));
-    out += "}}";
+    appendLiteral(out, "}}");
     return out;
 }
 

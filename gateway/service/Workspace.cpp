@@ -36,8 +36,18 @@ const config::Key *Workspace::findKeyBySecret(QByteArrayView secret) const
 {
     if (secret.isEmpty())
         return nullptr;
-    const QByteArray hash = QCryptographicHash::hash(secret, QCryptographicHash::Sha256).toHex();
-    const auto it = m_keyByHash.constFind(hash);
+    // The digest's hex on the stack, looked up through a raw-data view: no allocation for the
+    // digest or its hex (every request authenticates).
+    QCryptographicHash sha(QCryptographicHash::Sha256);
+    sha.addData(secret);
+    const QByteArrayView digest = sha.resultView();
+    static constexpr char kHex[] = "0123456789abcdef";
+    char hex[64];
+    for (qsizetype i = 0; i < digest.size() && i < 32; ++i) {
+        hex[2 * i] = kHex[quint8(digest[i]) >> 4];
+        hex[2 * i + 1] = kHex[quint8(digest[i]) & 0xf];
+    }
+    const auto it = m_keyByHash.constFind(QByteArray::fromRawData(hex, sizeof hex));
     return it == m_keyByHash.cend() ? nullptr : &m_config.keys[*it];
 }
 

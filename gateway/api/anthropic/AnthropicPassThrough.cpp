@@ -90,11 +90,14 @@ AnthropicPassThrough::AnthropicPassThrough(ClientRequest client, WriterOptions o
 WireRequest AnthropicPassThrough::request(const QString &upstreamModel, const QString &credential)
 {
     WireRequest wire;
-    wire.path = "/messages";
-    wire.headers.emplaceBack("content-type", "application/json");
-    wire.headers.emplaceBack("accept", m_client.stream ? "text/event-stream" : "application/json");
+    // Literals: static data, no allocation per request.
+    wire.path = QByteArrayLiteral("/messages");
+    wire.headers.reserve(4);
+    wire.headers.emplaceBack(QByteArrayLiteral("content-type"), QByteArrayLiteral("application/json"));
+    wire.headers.emplaceBack(QByteArrayLiteral("accept"), m_client.stream ? QByteArrayLiteral("text/event-stream")
+                                                                          : QByteArrayLiteral("application/json"));
     if (!credential.isEmpty())
-        wire.headers.emplaceBack("x-api-key", credential.toUtf8());
+        wire.headers.emplaceBack(QByteArrayLiteral("x-api-key"), credential.toUtf8());
     bool versionGiven = false;
     for (const auto &[name, value] : m_client.forwardHeaders) {
         const QByteArray lower = name.toLower();

@@ -29,11 +29,14 @@ OpenAiPassThrough::OpenAiPassThrough(ClientRequest client, WriterOptions options
 WireRequest OpenAiPassThrough::request(const QString &upstreamModel, const QString &credential)
 {
     WireRequest wire;
-    wire.path = "/chat/completions";
-    wire.headers = {{"content-type", "application/json"},
-                    {"accept", m_client.stream ? "text/event-stream" : "application/json"}};
+    // Literals: static data, no allocation per request.
+    wire.path = QByteArrayLiteral("/chat/completions");
+    wire.headers.reserve(3);
+    wire.headers.emplaceBack(QByteArrayLiteral("content-type"), QByteArrayLiteral("application/json"));
+    wire.headers.emplaceBack(QByteArrayLiteral("accept"), m_client.stream ? QByteArrayLiteral("text/event-stream")
+                                                                          : QByteArrayLiteral("application/json"));
     if (!credential.isEmpty())
-        wire.headers.append({"authorization", "Bearer " + credential.toUtf8()});
+        wire.headers.emplaceBack(QByteArrayLiteral("authorization"), "Bearer " + credential.toUtf8());
     wire.body = upstreamRequestBody(m_client, upstreamModel);
     return wire;
 }

@@ -259,6 +259,36 @@ TEST_F(EpollDispatcherTest, EventPostedFromAnotherThreadEndsTheWait)
     EXPECT_FALSE(timedOut) << "the posted event waited for the guard timer";
 }
 
+TEST_F(EpollDispatcherTest, APostFromAHandlerOnItsOwnThreadIsDeliveredWithoutAnEventfdWrite)
+{
+    // What every request does (a queued call, a deleteLater from inside a handler): no write to
+    // the eventfd and no read of it, and the event is still delivered without waiting.
+    QEventLoop loop;
+    bool timedOut = false;
+    QTimer guard;
+    guard.setSingleShot(true);
+    QObject::connect(&guard, &QTimer::timeout, [&] { timedOut = true; loop.quit(); });
+    guard.start(10'000);
+    TimerProbe probe;
+    int delivered = 0;
+    quint64 writesBefore = 0;
+    probe.onFire = [&](int id) {
+        probe.killTimer(id);
+        writesBefore = dispatcher()->eventfdWrites();
+        QMetaObject::invokeMethod(&probe, [&] {
+            if (++delivered == 2)
+                loop.quit();
+            else
+                QMetaObject::invokeMethod(&probe, [&] { ++delivered; loop.quit(); }, Qt::QueuedConnection);
+        }, Qt::QueuedConnection);
+    };
+    probe.startTimer(1);
+    loop.exec();
+    EXPECT_EQ(delivered, 2);
+    EXPECT_FALSE(timedOut) << "the posted event waited for the guard timer";
+    EXPECT_EQ(dispatcher()->eventfdWrites(), writesBefore);
+}
+
 TEST_F(EpollDispatcherTest, ManyPostsFromSeveralThreadsAreAllDelivered)
 {
     QObject receiver;

@@ -260,5 +260,16 @@ TEST(ChatRequestTest, UnavailableDefaultModelIsSkipped)
     EXPECT_EQ(accepted(body(R"("model":"alpha")"), sampleWorkspace(QStringLiteral("nope"))).chain, QStringList{"alpha"});
 }
 
+TEST(ChatRequestTest, TheBodysKeysAreCollectedForRequireParametersOnly)
+{
+    const ChatRequest required = accepted(body(R"("model":"alpha")", R"("temperature":0.5,"provider":{"require_parameters":true})"),
+                                          sampleWorkspace());
+    EXPECT_EQ(required.parameters, (QSet<QString>{"model", "messages", "temperature", "provider"}));
+    // Nothing reads them otherwise: not collected (a hash per key of every request).
+    EXPECT_TRUE(accepted(body(R"("model":"alpha")", R"("temperature":0.5)"), sampleWorkspace()).parameters.isEmpty());
+    EXPECT_TRUE(accepted(body(R"("model":"alpha")", R"("provider":{"require_parameters":false})"), sampleWorkspace())
+                    .parameters.isEmpty());
+}
+
 } // namespace
 } // namespace sy::service
