@@ -315,18 +315,16 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
 
 namespace {
 
-// The `at` of the row at `offset` in newest-first order (0 = the newest), if there is one. A scan
-// of request_log_at alone: it reads no row of the table.
-std::variant<std::optional<QString>, QString> atOffset(QSqlDatabase &db, int offset)
+// The first column of the one row `sql` answers (an integer or text), or the error.
+std::variant<QVariant, QString> scalar(QSqlDatabase &db, const QString &sql, const QVariantList &values)
 {
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT at FROM request_log ORDER BY at DESC LIMIT 1 OFFSET ?"));
-    query.addBindValue(offset);
+    query.prepare(sql);
+    for (const QVariant &value : values)
+        query.addBindValue(value);
     if (!query.exec())
         return query.lastError().text();
-    if (!query.next())
-        return std::optional<QString>();
-    return std::optional<QString>(query.value(0).toString());
+    return query.next() ? query.value(0) : QVariant();
 }
 
 std::variant<int, QString> execDelete(QSqlDatabase &db, const QString &sql, const QVariantList &values)
@@ -340,47 +338,34 @@ std::variant<int, QString> execDelete(QSqlDatabase &db, const QString &sql, cons
     return query.numRowsAffected();
 }
 
-// Deletes all but the `maxCount` newest requests (by `at`, then `id`, both descending). Walks the
-// `at` index only: reading the `id` of every row (what ORDER BY at DESC, id DESC over the table
-// does) read every page of the table on each pass, about 16,000 of them at 100,000 rows.
+// Deletes all but the `maxCount` newest requests (by `at`, then `id`, both descending). Reads the
+// `at` index from its old end, as far as the rows past the cap: what `ORDER BY at DESC, id DESC`
+// over the table did (the id of every row, to sort by it) read every page of the table on each
+// pass, about 16,000 of them at 100,000 rows, also when nothing was past the cap.
 std::variant<int, QString> trimToNewest(QSqlDatabase &db, int maxCount)
 {
-    // The newest row past the cap, and the oldest one within it.
-    const auto beyond = atOffset(db, maxCount);
-    if (const QString *error = std::get_if<QString>(&beyond))
+    // count(*) counts the cells of an index's pages without reading them one by one.
+    const auto total = scalar(db, QStringLiteral("SELECT count(*) FROM request_log"), {});
+    if (const QString *error = std::get_if<QString>(&total))
         return *error;
-    const std::optional<QString> &firstDropped = std::get<std::optional<QString>>(beyond);
-    if (!firstDropped)
-        return 0;  // within the cap
-    const auto within = atOffset(db, maxCount - 1);
-    if (const QString *error = std::get_if<QString>(&within))
+    const qint64 past = std::get<QVariant>(total).toLongLong() - maxCount;  // rows to delete
+    if (past <= 0)
+        return 0;
+    // The `at` of the newest row past the cap: rows older than it all go.
+    const auto boundary = scalar(db, QStringLiteral("SELECT at FROM request_log ORDER BY at LIMIT 1 OFFSET ?"),
+                                 {past - 1});
+    if (const QString *error = std::get_if<QString>(&boundary))
         return *error;
-    const std::optional<QString> &lastKept = std::get<std::optional<QString>>(within);
-    int deleted = 0;
-    if (!lastKept || *lastKept != *firstDropped) {
-        // No tie across the cap: every row at or before the first one dropped goes.
-        const auto older = execDelete(db, QStringLiteral("DELETE FROM request_log WHERE at <= ?"), {*firstDropped});
-        if (const QString *error = std::get_if<QString>(&older))
-            return *error;
-        return std::get<int>(older);
-    }
-    // Rows of one `at` on both sides of the cap: the ones older than it go, and of that `at` the
-    // newest ids stay, as many as the cap leaves after the newer rows.
-    const QString &tie = *firstDropped;
-    QSqlQuery newer(db);
-    newer.prepare(QStringLiteral("SELECT count(*) FROM request_log WHERE at > ?"));
-    newer.addBindValue(tie);
-    if (!newer.exec() || !newer.next())
-        return newer.lastError().text();
-    const int keepOfTie = maxCount - newer.value(0).toInt();
-    const auto older = execDelete(db, QStringLiteral("DELETE FROM request_log WHERE at < ?"), {tie});
+    const QString at = std::get<QVariant>(boundary).toString();
+    const auto older = execDelete(db, QStringLiteral("DELETE FROM request_log WHERE at < ?"), {at});
     if (const QString *error = std::get_if<QString>(&older))
         return *error;
-    deleted += std::get<int>(older);
+    const int deleted = std::get<int>(older);
+    // Of that `at` (which may have rows on both sides of the cap), the lowest ids make up the rest.
     const auto tied = execDelete(db,
                                  QStringLiteral("DELETE FROM request_log WHERE id IN (SELECT id FROM request_log"
-                                                " WHERE at = ? ORDER BY id DESC LIMIT -1 OFFSET ?)"),
-                                 {tie, keepOfTie});
+                                                " WHERE at = ? ORDER BY id LIMIT ?)"),
+                                 {at, past - deleted});
     if (const QString *error = std::get_if<QString>(&tied))
         return *error;
     return deleted + std::get<int>(tied);

@@ -7,6 +7,7 @@
 #include "storage/SqlValues.h"
 #include "storage/SqliteWrites.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <sqlite3.h>
@@ -58,42 +59,42 @@ TEST(SqliteRetentionPassTest, APassReadsTheAtIndexNotTheTableAndKeepsTheNewestBy
         }
         ASSERT_TRUE(store->flush());
     }
-    RawDatabase raw(path, false);
-    QSqlDatabase db = raw.database();
-    sqlite3 *handle = sqliteHandleOf(db);
-    ASSERT_TRUE(handle);
-    const int tablePages = raw.scalar(QStringLiteral("PRAGMA page_count")).toInt();
-    ASSERT_GT(tablePages, 1'000);
-
-    // Within the cap: nothing to delete, and the pass reads the index only.
-    pagesRead(handle);
-    const auto within = trimRequestLog(db, RetentionPolicy{0, kRows + 10}, baseTime());
-    ASSERT_TRUE(std::holds_alternative<int>(within)) << std::get<QString>(within).toStdString();
-    EXPECT_EQ(std::get<int>(within), 0);
-    EXPECT_LT(pagesRead(handle), 100) << "of " << tablePages << " pages";
-
-    // A cap that splits the oldest run of equal times: 3 of its 5 rows go (the lowest ids), and
-    // the pass reads little more than the rows it deletes.
-    const int cap = kRows - 3;
-    const auto trimmed = trimRequestLog(db, RetentionPolicy{0, cap}, baseTime());
-    ASSERT_TRUE(std::holds_alternative<int>(trimmed)) << std::get<QString>(trimmed).toStdString();
-    EXPECT_EQ(std::get<int>(trimmed), 3);
-    EXPECT_LT(pagesRead(handle), 100) << "of " << tablePages << " pages";
-
-    std::vector<std::pair<QString, QString>> all;  // (at, id) of every row written
+    std::vector<std::pair<QString, QString>> newestFirst;  // (at, id) of every row written
     for (int row = 0; row < kRows; ++row)
-        all.emplace_back(toStoredTime(atOf(row)), QString::fromLatin1(idOf(row)));
-    std::sort(all.begin(), all.end(), std::greater<>());
-    QStringList expected;
-    for (int i = 0; i < cap; ++i)
-        expected << all[std::size_t(i)].second;
-    expected.sort();
-    QSqlQuery kept(db);
-    ASSERT_TRUE(kept.exec(QStringLiteral("SELECT id FROM request_log ORDER BY id")));
-    QStringList ids;
-    while (kept.next())
-        ids << kept.value(0).toString();
-    EXPECT_EQ(ids, expected);
+        newestFirst.emplace_back(toStoredTime(atOf(row)), QString::fromLatin1(idOf(row)));
+    std::sort(newestFirst.begin(), newestFirst.end(), std::greater<>());
+
+    // Within the cap, then caps that split a run of equal times (3 of the oldest 5 go; 1, 2 or 4
+    // of a run) or fall between two runs (5 go), each on a copy of the file.
+    for (const int cap : {kRows + 10, kRows - 3, kRows - 1, kRows - 5, kRows - 7, kRows - 9, kRows - 12}) {
+        SCOPED_TRACE(cap);
+        const QString copy = dir.filePath(QStringLiteral("copy-%1.db").arg(cap));
+        ASSERT_TRUE(QFile::copy(path, copy));
+        RawDatabase raw(copy, false);
+        QSqlDatabase db = raw.database();
+        sqlite3 *handle = sqliteHandleOf(db);
+        ASSERT_TRUE(handle);
+        const int pages = raw.scalar(QStringLiteral("PRAGMA page_count")).toInt();
+        ASSERT_GT(pages, 1'000);
+
+        pagesRead(handle);
+        const auto trimmed = trimRequestLog(db, RetentionPolicy{0, cap}, baseTime());
+        ASSERT_TRUE(std::holds_alternative<int>(trimmed)) << std::get<QString>(trimmed).toStdString();
+        EXPECT_EQ(std::get<int>(trimmed), std::max(0, kRows - cap));
+        // The index, and the few rows deleted: not the table.
+        EXPECT_LT(pagesRead(handle), 100) << "of " << pages << " pages";
+
+        QStringList expected;
+        for (int i = 0; i < std::min(cap, kRows); ++i)
+            expected << newestFirst[std::size_t(i)].second;
+        expected.sort();
+        QSqlQuery kept(db);
+        ASSERT_TRUE(kept.exec(QStringLiteral("SELECT id FROM request_log ORDER BY id")));
+        QStringList ids;
+        while (kept.next())
+            ids << kept.value(0).toString();
+        EXPECT_EQ(ids, expected);
+    }
 }
 
 } // namespace
