@@ -2,6 +2,8 @@
 
 #include <QRandomGenerator>
 
+#include <chrono>
+
 namespace sy {
 
 namespace {
@@ -46,17 +48,20 @@ void appendHex(char *dst, quint64 value, int digits)
 QByteArray newRequestId()
 {
     thread_local IdGenerator generator;
+    const auto sinceEpoch = std::chrono::system_clock::now().time_since_epoch();
+    const auto ms = quint64(std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch).count());
     const quint64 high = generator.next();
     const quint64 low = generator.next();
-    // "req_" + 16 + 4 lowercase hex digits, as before.
-    QByteArray id(4 + 16 + 4, Qt::Uninitialized);
+    // "req_" + 12 hex digits of time (48 bits: until the year 10889) + 16 + 4 random ones.
+    QByteArray id(4 + 12 + 16 + 4, Qt::Uninitialized);
     char *out = id.data();
     out[0] = 'r';
     out[1] = 'e';
     out[2] = 'q';
     out[3] = '_';
-    appendHex(out + 4, high, 16);
-    appendHex(out + 20, low & 0xffff, 4);
+    appendHex(out + 4, ms, 12);
+    appendHex(out + 16, high, 16);
+    appendHex(out + 32, low & 0xffff, 4);
     return id;
 }
 

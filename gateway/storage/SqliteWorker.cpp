@@ -125,6 +125,11 @@ std::optional<QString> SqliteWorker::openReadWrite()
         // freed pages.
         if (!query.exec(QStringLiteral("PRAGMA secure_delete=ON")))
             return query.lastError().text();
+        // Statement journals in memory: a multi-row INSERT of the request log journals the pages
+        // it changes (for a rollback of that statement alone), and past 64 KiB SQLite spilled
+        // them to a temporary file, two pwrite64 per page, about three per logged request.
+        if (!query.exec(QStringLiteral("PRAGMA temp_store=MEMORY")))
+            return query.lastError().text();
     }
     return migrate(m_db, schemaMigrations());
 }

@@ -313,6 +313,66 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
     return outcome;
 }
 
+namespace {
+
+// The first column of the one row `sql` answers (an integer or text), or the error.
+std::variant<QVariant, QString> scalar(QSqlDatabase &db, const QString &sql, const QVariantList &values)
+{
+    QSqlQuery query(db);
+    query.prepare(sql);
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec())
+        return query.lastError().text();
+    return query.next() ? query.value(0) : QVariant();
+}
+
+std::variant<int, QString> execDelete(QSqlDatabase &db, const QString &sql, const QVariantList &values)
+{
+    QSqlQuery query(db);
+    query.prepare(sql);
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec())
+        return query.lastError().text();
+    return query.numRowsAffected();
+}
+
+// Deletes all but the `maxCount` newest requests (by `at`, then `id`, both descending). Reads the
+// `at` index from its old end, as far as the rows past the cap: what `ORDER BY at DESC, id DESC`
+// over the table did (the id of every row, to sort by it) read every page of the table on each
+// pass, about 16,000 of them at 100,000 rows, also when nothing was past the cap.
+std::variant<int, QString> trimToNewest(QSqlDatabase &db, int maxCount)
+{
+    // count(*) counts the cells of an index's pages without reading them one by one.
+    const auto total = scalar(db, QStringLiteral("SELECT count(*) FROM request_log"), {});
+    if (const QString *error = std::get_if<QString>(&total))
+        return *error;
+    const qint64 past = std::get<QVariant>(total).toLongLong() - maxCount;  // rows to delete
+    if (past <= 0)
+        return 0;
+    // The `at` of the newest row past the cap: rows older than it all go.
+    const auto boundary = scalar(db, QStringLiteral("SELECT at FROM request_log ORDER BY at LIMIT 1 OFFSET ?"),
+                                 {past - 1});
+    if (const QString *error = std::get_if<QString>(&boundary))
+        return *error;
+    const QString at = std::get<QVariant>(boundary).toString();
+    const auto older = execDelete(db, QStringLiteral("DELETE FROM request_log WHERE at < ?"), {at});
+    if (const QString *error = std::get_if<QString>(&older))
+        return *error;
+    const int deleted = std::get<int>(older);
+    // Of that `at` (which may have rows on both sides of the cap), the lowest ids make up the rest.
+    const auto tied = execDelete(db,
+                                 QStringLiteral("DELETE FROM request_log WHERE id IN (SELECT id FROM request_log"
+                                                " WHERE at = ? ORDER BY id LIMIT ?)"),
+                                 {at, past - deleted});
+    if (const QString *error = std::get_if<QString>(&tied))
+        return *error;
+    return deleted + std::get<int>(tied);
+}
+
+} // namespace
+
 std::variant<int, QString> trimRequestLog(QSqlDatabase &db, RetentionPolicy policy, const QDateTime &nowUtc)
 {
     if (policy.maxAgeDays <= 0 && policy.maxCount <= 0)
@@ -332,13 +392,10 @@ std::variant<int, QString> trimRequestLog(QSqlDatabase &db, RetentionPolicy poli
                 error = query.lastError().text();
         }
         if (!error && policy.maxCount > 0) {
-            query.prepare(QStringLiteral("DELETE FROM request_log WHERE id IN (SELECT id FROM request_log"
-                                         " ORDER BY at DESC, id DESC LIMIT -1 OFFSET ?)"));
-            query.addBindValue(policy.maxCount);
-            if (query.exec())
-                deleted += query.numRowsAffected();
+            if (const auto trimmed = trimToNewest(db, policy.maxCount); std::holds_alternative<QString>(trimmed))
+                error = std::get<QString>(trimmed);
             else
-                error = query.lastError().text();
+                deleted += std::get<int>(trimmed);
         }
     }
     if (!error && !db.commit())
