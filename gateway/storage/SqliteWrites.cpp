@@ -315,26 +315,31 @@ std::variant<BatchOutcome, QString> writeBatch(QSqlDatabase &db, const std::vect
 
 namespace {
 
-// The first column of the one row `sql` answers (an integer or text), or the error.
-std::variant<QVariant, QString> scalar(QSqlDatabase &db, const QString &sql, const QVariantList &values)
+// Prepares `sql` on `query`, binds `values` in order and runs it: the error, if any.
+std::optional<QString> execWith(QSqlQuery &query, const QString &sql, const QVariantList &values)
 {
-    QSqlQuery query(db);
     query.prepare(sql);
     for (const QVariant &value : values)
         query.addBindValue(value);
     if (!query.exec())
         return query.lastError().text();
+    return std::nullopt;
+}
+
+// The first column of the one row `sql` answers (an integer or text), or the error.
+std::variant<QVariant, QString> scalar(QSqlDatabase &db, const QString &sql, const QVariantList &values)
+{
+    QSqlQuery query(db);
+    if (auto error = execWith(query, sql, values))
+        return *error;
     return query.next() ? query.value(0) : QVariant();
 }
 
 std::variant<int, QString> execDelete(QSqlDatabase &db, const QString &sql, const QVariantList &values)
 {
     QSqlQuery query(db);
-    query.prepare(sql);
-    for (const QVariant &value : values)
-        query.addBindValue(value);
-    if (!query.exec())
-        return query.lastError().text();
+    if (auto error = execWith(query, sql, values))
+        return *error;
     return query.numRowsAffected();
 }
 
