@@ -3,6 +3,7 @@
 // latency), then latency percentiles. A measurement tool, not a test.
 //
 //   switchyard-latency-probe --url URL --rate N --seconds S [--connections C] [--key SECRET] [--model ID]
+//                            [--slow-ms X]
 //
 // Connections: at most C requests are in flight at once (default 32, as wrk's load in bench/run
 // and bench/routing), so at most C keep-alive connections are opened and then reused, as a
@@ -35,6 +36,8 @@ struct Probe : upstream::StreamHandler {
     qint64 scheduledNs = 0;
     int status = 0;
     std::vector<double> *latencies = nullptr;
+    std::vector<std::pair<double, double>> *slow = nullptr;  // (scheduled s, ms) past slowMs
+    double slowMs = 0;
     int *failed = nullptr;
     std::function<void()> finished;  // frees the connection slot (may send the next request)
 
@@ -42,9 +45,12 @@ struct Probe : upstream::StreamHandler {
     void onChunk(const QByteArray &) override {}
     void onComplete() override
     {
-        if (status == 200)
-            latencies->push_back(double(clock.nsecsElapsed() - scheduledNs) / 1e6);
-        else
+        if (status == 200) {
+            const double ms = double(clock.nsecsElapsed() - scheduledNs) / 1e6;
+            latencies->push_back(ms);
+            if (slowMs > 0 && ms > slowMs)
+                slow->emplace_back(double(scheduledNs) / 1e9, ms);
+        } else
             ++*failed;
         finished();
     }
@@ -75,11 +81,15 @@ int main(int argc, char **argv)
     const QByteArray model = argument(args, "--model", "bench/model").toUtf8();
     if (url.isEmpty() || rate <= 0 || seconds <= 0 || connections < 0) {
         std::fprintf(stderr, "usage: switchyard-latency-probe --url URL --rate N --seconds S [--connections C]"
-                             " [--key K] [--model M]\n");
+                             " [--key K] [--model M] [--slow-ms X]\n");
         return 2;
     }
     upstream::CurlUpstreamClient client;
     std::vector<double> latencies;
+    // --slow-ms X: each answer slower than X ms, by its scheduled time, on stderr (when the slow
+    // ones fall: together in a stall, at a period, at the start).
+    const double slowMs = argument(args, "--slow-ms", "0").toDouble();
+    std::vector<std::pair<double, double>> slow;
     std::vector<std::unique_ptr<Probe>> probes;
     int failed = 0;
     int inFlight = 0;
@@ -99,6 +109,8 @@ int main(int argc, char **argv)
         // Latency counts from the scheduled time, not the send time (no coordinated omission).
         probe->scheduledNs = qint64(double(sent) / rate * 1e9);
         probe->latencies = &latencies;
+        probe->slow = &slow;
+        probe->slowMs = slowMs;
         probe->failed = &failed;
         probe->finished = [&] {
             --inFlight;
@@ -135,6 +147,9 @@ int main(int argc, char **argv)
     tick.start(1);
     app.exec();
 
+    std::sort(slow.begin(), slow.end());
+    for (const auto &[at, ms] : slow)
+        std::fprintf(stderr, "slow %.3f s %.2f ms\n", at, ms);
     std::sort(latencies.begin(), latencies.end());
     auto at = [&](double q) { return latencies.empty() ? 0.0 : latencies[std::min(latencies.size() - 1, size_t(q * double(latencies.size())))]; };
     std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f in_flight_max %d waited %lld\n",
