@@ -264,13 +264,17 @@ void Ledger::apply(const LedgerEntry &entry)
 
 Nanos Ledger::spentSince(const QDateTime &since) const
 {
-    Nanos spent = 0;
-    // Every entry, not a search from the end: the wall clock may have been set back between bookings.
-    for (const LedgerEntry &entry : m_entries) {
+    // Every entry is looked at once, not a search from the end: the wall clock may have been set
+    // back between bookings. Entries are only ever appended, so the sum carries on from the last.
+    SpentSince &cache = m_spentSince;
+    if (cache.since != since || cache.scanned > m_entries.size())
+        cache = SpentSince{since, 0, 0};
+    for (; cache.scanned < m_entries.size(); ++cache.scanned) {
+        const LedgerEntry &entry = m_entries[cache.scanned];
         if (entry.kind == LedgerEntry::Kind::Charge && entry.at >= since)
-            spent = addSaturating(spent, entry.amount);
+            cache.spent = addSaturating(cache.spent, entry.amount);
     }
-    return spent;
+    return cache.spent;
 }
 
 std::vector<LedgerEntry> Ledger::entriesAfter(quint64 sequence) const

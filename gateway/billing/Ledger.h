@@ -140,7 +140,8 @@ public:
     Nanos keySpent(const QString &keyName) const { return m_keySpent.value(keyName); }
 
     // Sum of charges booked at or after `since` (e.g. the start of today, for "spend today").
-    // Scans the entries: O(entries).
+    // Asked again with the same `since` (every dashboard frame, every /metrics scrape), it looks
+    // only at the entries booked since the last call; a new `since` scans them all once.
     Nanos spentSince(const QDateTime &since) const;
 
     // All published entries, in booking order (sequence increasing by one from 1).
@@ -184,6 +185,13 @@ private:
     QHash<QString, Nanos> m_keyReserved;
     QHash<QString, Nanos> m_keySpent;
     std::vector<LedgerEntry> m_entries;
+    // spentSince's last answer: its `since`, the entries it had looked at, their sum.
+    struct SpentSince {
+        QDateTime since;
+        std::size_t scanned = 0;
+        Nanos spent = 0;
+    };
+    mutable SpentSince m_spentSince;
     LedgerJournal *m_journal = nullptr;
     SharedMoney *m_shared = nullptr;
     quint64 m_lastStamped = 0;                 // the highest sequence issued, published or not

@@ -196,6 +196,36 @@ TEST_F(LedgerTest, SpentSinceCountsChargesBookedAtOrAfterTheTime)
     EXPECT_EQ(ledger.spentSince(clock.wallNow().addMSecs(1)), 0);
 }
 
+TEST_F(LedgerTest, SpentSinceAskedAgainCountsEveryLaterBookingOnce)
+{
+    // The dashboard and /metrics ask with the same day start between bookings: each answer must
+    // be what a scan of every entry gives, whatever was asked in between.
+    Ledger ledger(clock, 1'000);
+    const auto book = [&](Nanos amount) {
+        ASSERT_TRUE(ledger.settle(idOf(ledger.tryAdmit(kKey, std::nullopt, 1)), charge(amount)));
+    };
+    const QDateTime startOfDay = clock.wallNow();
+    EXPECT_EQ(ledger.spentSince(startOfDay), 0);
+    book(5);
+    EXPECT_EQ(ledger.spentSince(startOfDay), 5);
+    EXPECT_EQ(ledger.spentSince(startOfDay), 5);
+    clock.advance(1h);
+    const QDateTime later = clock.wallNow();
+    book(7);
+    EXPECT_EQ(ledger.spentSince(later), 7);        // another time: counted from the first entry
+    EXPECT_EQ(ledger.spentSince(startOfDay), 12);  // and back
+    book(11);
+    ASSERT_TRUE(ledger.topUp(100, QStringLiteral("top-up")));
+    EXPECT_EQ(ledger.spentSince(startOfDay), 23);
+    EXPECT_EQ(ledger.spentSince(later), 18);
+    clock.advance(1h);
+    book(13);
+    EXPECT_EQ(ledger.spentSince(later), 31);
+    EXPECT_EQ(ledger.spentSince(QDateTime()), 36);
+    EXPECT_EQ(ledger.spentSince(startOfDay), 36);
+    EXPECT_EQ(ledger.spentSince(clock.wallNow().addMSecs(1)), 0);
+}
+
 TEST_F(LedgerTest, EntriesAfterReturnsOnlyLaterSequences)
 {
     Ledger ledger(clock, 1'000);
