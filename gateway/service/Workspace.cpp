@@ -7,8 +7,14 @@ namespace sy::service {
 Workspace::Workspace(config::Config config)
     : m_config(std::move(config))
 {
-    for (int i = 0; i < int(m_config.keys.size()); ++i)
-        m_keyByHash.insert(m_config.keys[i].secretSha256.toLower(), i);
+    // By the digest's 32 bytes, so a request's lookup needs no hex text of its own digest. A
+    // configured hash that is not 64 hex digits matches nothing, as before.
+    for (int i = 0; i < int(m_config.keys.size()); ++i) {
+        const QByteArray &hex = m_config.keys[i].secretSha256;
+        const QByteArray digest = QByteArray::fromHex(hex);
+        if (hex.size() == 64 && digest.size() == 32)
+            m_keyByHash.insert(digest, i);
+    }
     for (int i = 0; i < int(m_config.models.size()); ++i)
         m_modelById.insert(m_config.models[i].id, i);
     for (int i = 0; i < int(m_config.virtualModels.size()); ++i)
@@ -36,18 +42,12 @@ const config::Key *Workspace::findKeyBySecret(QByteArrayView secret) const
 {
     if (secret.isEmpty())
         return nullptr;
-    // The digest's hex on the stack, looked up through a raw-data view: no allocation for the
-    // digest or its hex (every request authenticates).
+    // The digest viewed where QCryptographicHash keeps it: no allocation (every request
+    // authenticates).
     QCryptographicHash sha(QCryptographicHash::Sha256);
     sha.addData(secret);
     const QByteArrayView digest = sha.resultView();
-    static constexpr char kHex[] = "0123456789abcdef";
-    char hex[64];
-    for (qsizetype i = 0; i < digest.size() && i < 32; ++i) {
-        hex[2 * i] = kHex[quint8(digest[i]) >> 4];
-        hex[2 * i + 1] = kHex[quint8(digest[i]) & 0xf];
-    }
-    const auto it = m_keyByHash.constFind(QByteArray::fromRawData(hex, sizeof hex));
+    const auto it = m_keyByHash.constFind(QByteArray::fromRawData(digest.data(), digest.size()));
     return it == m_keyByHash.cend() ? nullptr : &m_config.keys[*it];
 }
 

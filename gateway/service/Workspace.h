@@ -49,7 +49,7 @@ public:
 
 private:
     config::Config m_config;
-    QHash<QByteArray, int> m_keyByHash;
+    QHash<QByteArray, int> m_keyByHash;   // SHA-256 digest of the secret (32 bytes) → index in keys
     QHash<QString, int> m_modelById;
     QHash<QString, int> m_virtualById;
     QHash<QString, int> m_channelsPerProvider;
