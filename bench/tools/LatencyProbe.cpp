@@ -23,6 +23,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -98,6 +99,11 @@ int main(int argc, char **argv)
     const qint64 total = qint64(rate * seconds);
     QElapsedTimer clock;
     clock.start();
+    // CLOCK_MONOTONIC at the clock's start, so a slow answer's time can be matched with a trace
+    // of the server (perf record -k CLOCK_MONOTONIC, perf sched timehist).
+    timespec monoStart{};
+    clock_gettime(CLOCK_MONOTONIC, &monoStart);
+    const double monoStartS = double(monoStart.tv_sec) + double(monoStart.tv_nsec) / 1e9;
     const QByteArray body = R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16})";
 
     qint64 due = 0;   // requests whose scheduled time has come
@@ -149,7 +155,7 @@ int main(int argc, char **argv)
 
     std::sort(slow.begin(), slow.end());
     for (const auto &[at, ms] : slow)
-        std::fprintf(stderr, "slow %.3f s %.2f ms\n", at, ms);
+        std::fprintf(stderr, "slow %.3f s %.2f ms monotonic %.6f\n", at, ms, monoStartS + at);
     std::sort(latencies.begin(), latencies.end());
     auto at = [&](double q) { return latencies.empty() ? 0.0 : latencies[std::min(latencies.size() - 1, size_t(q * double(latencies.size())))]; };
     std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f in_flight_max %d waited %lld\n",
