@@ -133,6 +133,22 @@ const std::vector<Migration> &postgresMigrations()
              QString::fromLatin1(kReserve),
              QString::fromLatin1(kBook),
          }},
+        // 2: the request-log indexes of the SQLite schema's version 3, and `at` with `id`. The
+        // status and failed_over filters match either most rows (200, not failed over: found by
+        // walking request_log_at newest first) or few (failures, failovers: these partial indexes,
+        // which only such rows update), so a successful request updates the table and four
+        // indexes (id, at, key, model), not six. request_log_at holds (at, id), the order of the
+        // listings and of retention by count: a pass finds the newest row past the cap in the
+        // index alone and deletes up to it (PostgresStatements.cpp), and a listing needs no sort.
+        {2,
+         {
+             QStringLiteral("DROP INDEX IF EXISTS request_log_status_at"),
+             QStringLiteral("DROP INDEX IF EXISTS request_log_failed_over_at"),
+             QStringLiteral("DROP INDEX IF EXISTS request_log_at"),
+             QStringLiteral("CREATE INDEX request_log_at ON request_log(at, id)"),
+             QStringLiteral("CREATE INDEX request_log_failed_at ON request_log(at) WHERE status >= 400"),
+             QStringLiteral("CREATE INDEX request_log_failed_over_at ON request_log(at) WHERE failed_over = 1"),
+         }},
     };
     return steps;
 }
@@ -147,7 +163,13 @@ std::optional<QString> migratePostgres(QSqlDatabase &db, const std::vector<Migra
         return message;
     };
     {
+        // No statement timeout while migrating (SET LOCAL: until this transaction ends): an
+        // index built over a long request log may take longer than the connection's timeout,
+        // and the gateways that start meanwhile wait for the lock as long as it takes. Cut off,
+        // the migration would roll back and fail again at every start.
         QSqlQuery lock(db);
+        if (!lock.exec(QStringLiteral("SET LOCAL statement_timeout = 0")))
+            return fail(lock.lastError().text());
         if (!lock.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kMigrationLock)))
             return fail(lock.lastError().text());
     }

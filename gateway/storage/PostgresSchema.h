@@ -27,13 +27,16 @@ namespace sy::storage {
 struct Migration;
 
 // The version this program writes; the last entry of postgresMigrations().
-inline constexpr int kPostgresSchemaVersion = 1;
+inline constexpr int kPostgresSchemaVersion = 2;
 
 const std::vector<Migration> &postgresMigrations();
 
 // Brings the database to the last version of `steps` in one transaction under an advisory lock
-// (gateways starting together migrate once). A newer database is refused untouched, with a
-// message naming both versions.
+// (gateways starting together migrate once: the others wait for the lock, then find the new
+// version), with no statement timeout. A newer database is refused untouched, with a message
+// naming both versions. A gateway of the previous version that runs meanwhile waits for the
+// transaction where it touches a table the migration changes (version 2: the request log's
+// reads and writes) and then goes on; it refuses to start again on the newer database.
 std::optional<QString> migratePostgres(QSqlDatabase &db, const std::vector<Migration> &steps);
 
 } // namespace sy::storage

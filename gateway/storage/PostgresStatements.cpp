@@ -21,6 +21,44 @@ QString textArray(const QStringList &items)
     return QLatin1Char('{') + items.join(QLatin1Char(',')) + QLatin1Char('}');
 }
 
+// Deletes all but the `maxCount` newest requests (by `at`, then `id`, both descending). The
+// newest row past the cap is entry `maxCount` of request_log_at, which holds (at, id), read from
+// its new end without the table (an index-only scan); the rows up to it in that order are the
+// ones to go, found on the same index from its old end. The statement this replaces (`DELETE …
+// WHERE id IN (SELECT id … ORDER BY at DESC, id DESC OFFSET cap)`) read every row of the table on
+// each pass, also when nothing was past the cap. Counting first (count(*), then the boundary from
+// the old end) measured the same: count(*) reads a whole index too, and both look up in the table
+// the entries the visibility map does not vouch for (the rows written since the last vacuum: the
+// newest). docs/benchmarks.md has the figures.
+//
+// Two statements, each with its own snapshot: a row written between them by another gateway
+// only moves the rows up to the boundary further past the cap, so they are still the ones to go.
+std::variant<int, QString> trimToNewest(QSqlDatabase &db, int maxCount)
+{
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT at, id FROM request_log ORDER BY at DESC, id DESC OFFSET ? LIMIT 1"));
+    query.addBindValue(maxCount);
+    if (!query.exec())
+        return reasonOf(query.lastError());
+    if (!query.next()) {
+        if (query.lastError().isValid())
+            return reasonOf(query.lastError());
+        return 0;  // not past the cap
+    }
+    const QString at = query.value(0).toString();
+    const QString id = query.value(1).toString();
+    query.finish();
+    // A bound (at, id) rather than a subquery: the planner then knows how many rows it leaves
+    // and walks the index (a subquery's row, unknown when planning, made it scan the table).
+    query.prepare(QStringLiteral("DELETE FROM request_log WHERE (at, id) <= (?, ?)"));
+    query.addBindValue(at);
+    query.addBindValue(id);
+    if (!query.exec())
+        return reasonOf(query.lastError());
+    return query.numRowsAffected();
+}
+
 } // namespace
 
 std::variant<SharedAdmission, QString> reserveShared(QSqlDatabase &db, const PostgresIdentity &self,
@@ -98,25 +136,20 @@ std::variant<int, QString> trimSharedRequestLog(QSqlDatabase &db, RetentionPolic
     std::optional<QString> error;
     if (!db.transaction())
         error = reasonOf(db.lastError());
-    {
+    if (!error && policy.maxAgeDays > 0) {
         QSqlQuery query(db);
-        if (!error && policy.maxAgeDays > 0) {
-            query.prepare(QStringLiteral("DELETE FROM request_log WHERE at < ?"));
-            query.addBindValue(toStoredTime(nowUtc.addDays(-policy.maxAgeDays)));
-            if (query.exec())
-                deleted += query.numRowsAffected();
-            else
-                error = reasonOf(query.lastError());
-        }
-        if (!error && policy.maxCount > 0) {
-            query.prepare(QStringLiteral("DELETE FROM request_log WHERE id IN (SELECT id FROM request_log"
-                                         " ORDER BY at DESC, id DESC OFFSET ?)"));
-            query.addBindValue(policy.maxCount);
-            if (query.exec())
-                deleted += query.numRowsAffected();
-            else
-                error = reasonOf(query.lastError());
-        }
+        query.prepare(QStringLiteral("DELETE FROM request_log WHERE at < ?"));
+        query.addBindValue(toStoredTime(nowUtc.addDays(-policy.maxAgeDays)));
+        if (query.exec())
+            deleted += query.numRowsAffected();
+        else
+            error = reasonOf(query.lastError());
+    }
+    if (!error && policy.maxCount > 0) {
+        if (const auto trimmed = trimToNewest(db, policy.maxCount); std::holds_alternative<QString>(trimmed))
+            error = std::get<QString>(trimmed);
+        else
+            deleted += std::get<int>(trimmed);
     }
     if (!error && !db.commit())
         error = reasonOf(db.lastError());

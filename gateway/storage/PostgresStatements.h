@@ -41,8 +41,8 @@ std::optional<QString> renewReservations(QSqlDatabase &db, const PostgresIdentit
 // The stored configuration's version and whether this gateway wrote it.
 std::variant<StoredConfigVersion, QString> readConfigVersion(QSqlDatabase &db, const PostgresIdentity &self);
 
-// Deletes the requests older than `maxAgeDays` and all but the `maxCount` newest, in one
-// transaction: how many, or the error (nothing deleted).
+// Deletes the requests older than `maxAgeDays` and all but the `maxCount` newest (by `at`, then
+// `id`), in one transaction: how many, or the error (nothing deleted).
 std::variant<int, QString> trimSharedRequestLog(QSqlDatabase &db, RetentionPolicy policy, const QDateTime &nowUtc);
 
 } // namespace sy::storage

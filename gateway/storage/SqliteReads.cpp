@@ -105,7 +105,8 @@ RequestQuery requestQuery(const StoredRequestFilter &filter)
     // The literal terms `status >= 400` and `failed_over = 1` are what lets SQLite use the
     // partial indexes request_log_failed_at and request_log_failed_over_at (Schema.cpp, version
     // 3): a partial index serves a query only when its WHERE term appears in the query as written,
-    // not through a bound value.
+    // not through a bound value. PostgresStore runs the same query on its indexes of the same
+    // names (PostgresSchema.cpp, version 2), where the terms do the same for a generic plan.
     if (filter.status) {
         conditions << QStringLiteral("status = ?");
         values << *filter.status;

@@ -375,7 +375,7 @@ TEST_F(SharedPostgresTest, ADatabaseThatCannotBeUsedFailsTheStartWithTheServersR
     GatewayProcess newer;
     ASSERT_TRUE(newer.runToExit(config, url()));
     EXPECT_NE(newer.exitCode(), 0);
-    EXPECT_TRUE(newer.output().contains("schema version 7, newer than this program's 1")) << newer.output().constData();
+    EXPECT_TRUE(newer.output().contains("schema version 7, newer than this program's 2")) << newer.output().constData();
     EXPECT_TRUE(newer.output().contains("Run the newer Switchyard")) << newer.output().constData();
 }
 

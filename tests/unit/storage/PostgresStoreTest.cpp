@@ -153,7 +153,7 @@ TEST_F(PostgresStoreTest, ANewerSchemaIsRefusedNamingBothVersions)
     ASSERT_TRUE(open());
     ASSERT_TRUE(s_server->psql(m_database, QStringLiteral("UPDATE meta SET value = '99' WHERE key = 'schema_version'")));
     const QString refusal = refusalOf(s_server->url(m_database));
-    EXPECT_TRUE(refusal.contains(QLatin1String("schema version 99, newer than this program's 1"))) << refusal.toStdString();
+    EXPECT_TRUE(refusal.contains(QLatin1String("schema version 99, newer than this program's 2"))) << refusal.toStdString();
     EXPECT_FALSE(refusal.contains(QLatin1String(PostgresServer::kPassword)));
     EXPECT_EQ(s_server->psql(m_database, QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'")), QStringLiteral("99"));
 }
