@@ -260,28 +260,54 @@ void Ledger::apply(const LedgerEntry &entry)
         m_balance = addSaturating(m_balance, entry.amount);
     }
     m_entries.push_back(entry);
+    dropOldest();
+}
+
+void Ledger::dropOldest()
+{
+    SpentSince &cache = m_spentSince;
+    while (m_entries.size() > kRetainedEntries) {
+        const LedgerEntry &oldest = m_entries.front();
+        if (oldest.kind == LedgerEntry::Kind::Charge) {
+            // spentSince's running sum counts the entry before it goes, if it had not yet: its
+            // `since` may be inside a slot, where the history's sums cannot say.
+            if (cache.valid && oldest.sequence > cache.countedThrough && oldest.at >= cache.since)
+                cache.spent = addSaturating(cache.spent, oldest.amount);
+            m_spendHistory.record(oldest.at, oldest.amount);
+        }
+        if (cache.valid)
+            cache.countedThrough = std::max(cache.countedThrough, oldest.sequence);
+        m_droppedThrough = oldest.sequence;
+        if (m_onDropped)
+            m_onDropped(oldest);
+        m_entries.pop_front();
+    }
 }
 
 Nanos Ledger::spentSince(const QDateTime &since) const
 {
     // Every entry is looked at once, not a search from the end: the wall clock may have been set
-    // back between bookings. Entries are only ever appended, so the sum carries on from the last.
+    // back between bookings. Entries are only ever appended, so the sum carries on from the last
+    // entry counted; what left entries() is in the history's sums (SpendHistory.h).
     SpentSince &cache = m_spentSince;
-    if (cache.since != since || cache.scanned > m_entries.size())
-        cache = SpentSince{since, 0, 0};
-    for (; cache.scanned < m_entries.size(); ++cache.scanned) {
-        const LedgerEntry &entry = m_entries[cache.scanned];
-        if (entry.kind == LedgerEntry::Kind::Charge && entry.at >= since)
-            cache.spent = addSaturating(cache.spent, entry.amount);
+    if (!cache.valid || cache.since != since)
+        cache = SpentSince{true, since, m_droppedThrough, m_spendHistory.spentSince(since)};
+    const auto first = std::upper_bound(m_entries.begin(), m_entries.end(), cache.countedThrough,
+                                        [](quint64 s, const LedgerEntry &entry) { return s < entry.sequence; });
+    for (auto it = first; it != m_entries.end(); ++it) {
+        if (it->kind == LedgerEntry::Kind::Charge && it->at >= since)
+            cache.spent = addSaturating(cache.spent, it->amount);
+        cache.countedThrough = it->sequence;
     }
     return cache.spent;
 }
 
-std::vector<LedgerEntry> Ledger::entriesAfter(quint64 sequence) const
+std::vector<LedgerEntry> Ledger::entriesAfter(quint64 sequence, std::size_t limit) const
 {
     const auto first = std::upper_bound(m_entries.begin(), m_entries.end(), sequence,
                                         [](quint64 s, const LedgerEntry &entry) { return s < entry.sequence; });
-    return {first, m_entries.end()};
+    const auto count = std::min<std::size_t>(limit, std::size_t(m_entries.end() - first));
+    return {first, first + std::ptrdiff_t(count)};
 }
 
 } // namespace sy::billing

@@ -11,8 +11,14 @@
 // estimate: a request that started always completes, so the balance may go below zero).
 //
 // balance() == opening balance + top-ups − charges. Entries hold only the movements booked by this
-// ledger, in booking order, with sequence numbers 1, 2, 3, … They are all kept in memory and never
-// dropped. A key's spend is its lifetime charges in this ledger.
+// ledger, in booking order, with sequence numbers 1, 2, 3, … A key's spend is its lifetime charges
+// in this ledger.
+//
+// Memory is bounded whatever the traffic and history: entries() keeps only the newest
+// kRetainedEntries published entries (the store keeps them all); an older entry leaves it when a
+// newer one is published or restored. Every total stays exact, as it is a sum kept on the side:
+// balance(), keySpent(), admission, and spentSince() (charges by 15-minute slot for two days,
+// SpendHistory.h).
 //
 // Durability (LedgerJournal.h): with a journal, a booked entry is *unpublished* until the journal
 // answered that it is committed; only published entries are in entries(), balance() and
@@ -26,6 +32,7 @@
 // Thread: one thread (the gateway thread); not thread-safe. Time (entry `at`) from the injected
 // Clock's wallNow(); the Clock must outlive the ledger. Amounts in Nanos (Money.h).
 #include "billing/Money.h"
+#include "billing/SpendHistory.h"
 #include "core/Clock.h"
 
 #include <QDateTime>
@@ -72,6 +79,15 @@ class SharedMoney;
 
 class Ledger {
 public:
+    // How many published entries entries() keeps. Its readers: /admin/ledger and the usage
+    // history read the store for anything older (without a store these are all there is), and
+    // spentSince() scans them for a `since` they cover. 10,000 is twice the request log's
+    // in-memory records (RequestLog's capacity), so a logged request's charge is still here for
+    // the usage history without a store, even with a top-up between every two charges; it is a
+    // few MB (an entry with its strings is some 300–400 bytes) and, at 1k requests/s, 10 s of
+    // traffic — what a reader paging with ?after= every few seconds needs from memory.
+    static constexpr std::size_t kRetainedEntries = 10'000;
+
     // `openingBalance` absent: an unmetered workspace — the balance is kept and may go negative,
     // but admission never refuses for it (spend limits still apply).
     Ledger(const Clock &clock, std::optional<Nanos> openingBalance);
@@ -125,8 +141,10 @@ public:
     // Replays entries booked by an earlier run (from persistent storage), in sequence order,
     // before any request is admitted: balance and per-key spend follow them, and new entries get
     // sequence numbers above the highest replayed one. Replayed entries are not journalled.
-    // Entries at or below lastSequence() are skipped, so in shared mode it is called again with
-    // what the database booked since (any time, also while requests run).
+    // Entries at or below lastSequence() are skipped, so a long ledger can be replayed in pages
+    // (one call per page), and in shared mode it is called again with what the database booked
+    // since (any time, also while requests run). Only the newest kRetainedEntries stay in
+    // entries(); the older ones count in the totals only.
     void restore(const std::vector<LedgerEntry> &entries);
 
     Nanos balance() const { return m_balance; }
@@ -140,15 +158,29 @@ public:
     Nanos keySpent(const QString &keyName) const { return m_keySpent.value(keyName); }
 
     // Sum of charges booked at or after `since` (e.g. the start of today, for "spend today").
-    // Asked again with the same `since` (every dashboard frame, every /metrics scrape), it looks
-    // only at the entries booked since the last call; a new `since` scans them all once.
+    // Exact for a `since` that entries() covers (after the booking time of every entry that left
+    // it), and for a `since` on a 15-minute boundary (any time zone's midnight) within two
+    // days of the newest charge that left entries() (SpendHistory.h); an older `since` counts only
+    // those two days and entries(). Asked again with the same `since` (every dashboard frame,
+    // every /metrics scrape), it looks only at the entries published since the last call, and
+    // stays exact for that `since` however many entries left entries() in between; a new `since`
+    // scans entries() once.
     Nanos spentSince(const QDateTime &since) const;
 
-    // All published entries, in booking order (sequence increasing by one from 1).
-    const std::vector<LedgerEntry> &entries() const { return m_entries; }
-    // The published entries with a sequence above `sequence`, in booking order.
-    std::vector<LedgerEntry> entriesAfter(quint64 sequence) const;
+    // The newest published entries (at most kRetainedEntries), in booking order (sequence
+    // increasing; by one from 1 in a ledger of one gateway).
+    const std::deque<LedgerEntry> &entries() const { return m_entries; }
+    // The published entries in entries() with a sequence above `sequence`, in booking order, at
+    // most `limit` of them. Complete only for sequence ≥ droppedThrough(): the entries between
+    // are in the store only.
+    std::vector<LedgerEntry> entriesAfter(quint64 sequence, std::size_t limit = kRetainedEntries) const;
+    // The sequence of the last published entry; 0 before the first.
     quint64 lastSequence() const { return m_entries.empty() ? 0 : m_entries.back().sequence; }
+    // The sequence of the newest entry that left entries() (0: none did yet).
+    quint64 droppedThrough() const { return m_droppedThrough; }
+    // Called with each entry as it leaves entries(), within the booking or restore that pushed it
+    // out; empty (the default): nothing is called. It must not call back into the ledger.
+    void setOnDropped(std::function<void(const LedgerEntry &)> onDropped) { m_onDropped = std::move(onDropped); }
 
 private:
     struct Reservation {
@@ -174,6 +206,9 @@ private:
     void runAfterJournal();
     // Moves a committed entry into the balance, the key's spend and entries().
     void apply(const LedgerEntry &entry);
+    // Drops the oldest entries past kRetainedEntries, keeping their charges in m_spendHistory
+    // and in spentSince's running sum.
+    void dropOldest();
 
     const Clock &m_clock;
     Nanos m_opening;   // the opening balance (0 when unmetered)
@@ -184,11 +219,15 @@ private:
     std::unordered_map<ReservationId, Reservation> m_reservations;
     QHash<QString, Nanos> m_keyReserved;
     QHash<QString, Nanos> m_keySpent;
-    std::vector<LedgerEntry> m_entries;
-    // spentSince's last answer: its `since`, the entries it had looked at, their sum.
+    std::deque<LedgerEntry> m_entries;           // the newest published entries (kRetainedEntries)
+    quint64 m_droppedThrough = 0;
+    std::function<void(const LedgerEntry &)> m_onDropped;
+    SpendHistory m_spendHistory;                 // the charges of the entries that left m_entries
+    // spentSince's last answer: its `since`, the sequence of the last entry counted, their sum.
     struct SpentSince {
+        bool valid = false;
         QDateTime since;
-        std::size_t scanned = 0;
+        quint64 countedThrough = 0;
         Nanos spent = 0;
     };
     mutable SpentSince m_spentSince;

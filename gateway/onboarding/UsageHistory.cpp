@@ -68,7 +68,7 @@ std::vector<UsageDay> usageHistory(const std::vector<UsageRequest> &requests,
         UsageRow *row = rowFor(charge.at, nameOf(by, charge.keyName, charge.model));
         if (!row)
             continue;
-        ++row->requests;
+        row->requests += charge.requests;
         row->promptTokens += charge.promptTokens;
         row->completionTokens += charge.completionTokens;
         row->costNanos += charge.amountNanos;

@@ -33,6 +33,7 @@ struct UsageCharge {
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     qint64 amountNanos = 0;   // workspace currency, 1e-9 units
+    qint64 requests = 1;      // charges summed into this one (UsageArchive), each counted as a request
 };
 
 struct UsageRow {

@@ -3,12 +3,17 @@
 #include "billing/Money.h"
 #include "service/AdminCall.h"
 #include "service/GatewayService.h"
+#include "service/StoredLedger.h"
 
 #include <QUrlQuery>
 
 namespace sy::service {
 
 namespace {
+
+// At most this many entries in one answer of GET /admin/ledger: the `limit` parameter's default
+// and maximum (as GET /admin/requests's 1,000); a reader pages on with ?after=<last sequence>.
+constexpr int kMaxLedgerPage = 1'000;
 
 QJsonObject ledgerEntryJson(const billing::LedgerEntry &e)
 {
@@ -225,11 +230,40 @@ void AdminApi::handleLedger(Call &call)
 {
     if (call.method() != "GET")
         return call.methodNotAllowed();
-    const quint64 after = call.request.query.queryItemValue("after").toULongLong();
-    QJsonArray out;
-    for (const billing::LedgerEntry &e : m_gateway.state().ledger.entriesAfter(after))
-        out.append(ledgerEntryJson(e));
-    call.reply(200, out);
+    const QUrlQuery &q = call.request.query;
+    const quint64 after = q.queryItemValue("after").toULongLong();
+    const int limit = q.hasQueryItem("limit") ? std::clamp(q.queryItemValue("limit").toInt(), 1, kMaxLedgerPage)
+                                              : kMaxLedgerPage;
+    const billing::Ledger &ledger = m_gateway.state().ledger;
+    storage::Store *store = m_gateway.store();
+    // Memory holds the newest entries (Ledger::kRetainedEntries); without a store that is all
+    // there is, and the answer starts at the oldest one held.
+    if (!store || after >= ledger.droppedThrough()) {
+        QJsonArray out;
+        for (const billing::LedgerEntry &e : ledger.entriesAfter(after, std::size_t(limit)))
+            out.append(ledgerEntryJson(e));
+        return call.reply(200, out);
+    }
+    // Older entries are in the store, which holds every published entry (each was committed
+    // before it was shown, or came from it); read on the store's thread, as the request log is.
+    // Only what is published here by now is listed, as from memory.
+    const quint64 publishedThrough = ledger.lastSequence();
+    std::shared_ptr<Call> later = call.defer();
+    store->post([store, after, limit, publishedThrough, later]() -> std::function<void()> {
+        std::vector<storage::StoredLedgerEntry> rows = store->ledgerEntries(after, limit);
+        return [later, publishedThrough, rows = std::move(rows)] {
+            // There is at least the dropped entry after `after`: nothing back is a failed read.
+            if (rows.empty())
+                return later->fail(500, QStringLiteral("The ledger could not be read from the database."));
+            QJsonArray out;
+            for (const storage::StoredLedgerEntry &row : rows) {
+                if (row.sequence > publishedThrough)
+                    break;
+                out.append(ledgerEntryJson(fromStored(row)));
+            }
+            later->reply(200, out);
+        };
+    });
 }
 
 void AdminApi::handleEvents(Call &call)

@@ -1,5 +1,6 @@
 // AdminApi, usage history (docs/admin-api.md): GET /admin/usage/history?days=30&by=key|model
-// [&format=csv]. What the gateway holds in memory (request log, ledger) is read on the gateway
+// [&format=csv]. What the gateway holds in memory (request log, the ledger's newest entries, and
+// without a database the sums of the charges the ledger no longer holds) is read on the gateway
 // thread; with a database behind it, the longer history is read on a pool thread (store reads
 // block their caller) and the call is answered back on the gateway thread.
 #include "onboarding/UsageHistory.h"
@@ -121,8 +122,12 @@ void AdminApi::handleUsage(Call &call)
         c.reply(200, json);
     };
     storage::Store *store = m_gateway.store();
-    if (!store)
+    if (!store) {
+        // Memory only: the ledger's entries, and the sums of the charges that left it.
+        for (const onboarding::UsageCharge &sum : m_gateway.droppedUsage().charges())
+            input->charges.push_back(sum);
         return answer(call, *input);
+    }
 
     std::shared_ptr<Call> later = call.defer();
     QPointer<AdminApi> self(this);

@@ -85,6 +85,12 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     , m_responses(std::make_unique<ResponseStore>())
 {
     m_injector = std::make_unique<OutageInjector>(*m_upstream);
+    // With a store every charge is in it; without one, what the ledger drops from memory is kept
+    // as sums for the usage history.
+    m_state->ledger.setOnDropped([this](const billing::LedgerEntry &e) {
+        if (!m_store && e.kind == billing::LedgerEntry::Kind::Charge)
+            m_droppedUsage.record({e.requestId, e.at, e.keyName, e.modelId, e.promptTokens, e.completionTokens, e.amount});
+    });
     m_responses->setRetention(m_workspace->config().settings.logRetentionDays, m_workspace->config().settings.logRetentionCount);
     m_admission = std::make_unique<AdmissionGate>(*m_state, m_clock);
     applyCapacities();

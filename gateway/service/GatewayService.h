@@ -7,6 +7,7 @@
 #include "config/Config.h"
 #include "core/Clock.h"
 #include "http/HttpFront.h"
+#include "onboarding/UsageArchive.h"
 #include "service/AdmissionGate.h"
 #include "service/ChatRequest.h"
 #include "service/ExchangeContext.h"
@@ -67,6 +68,9 @@ public:
     AdminApi *admin() const { return m_admin.get(); }
     const GatewayCounters &counters() const { return m_counters; }
     RequestLog &requestLog() { return *m_log; }
+    // The charges that left the ledger's memory while no store was attached, summed per day
+    // (the usage history's only source for them then). Gateway thread.
+    const onboarding::UsageArchive &droppedUsage() const { return m_droppedUsage; }
     // The failure lab's outages (dashboard, admin API). Gateway thread.
     failover::OutagePlan &outages() { return m_state->outages; }
     const Clock &clock() const { return m_clock; }
@@ -146,6 +150,7 @@ private:
     std::unique_ptr<AdmissionGate> m_admission;
     std::unique_ptr<AdminApi> m_admin;
     std::unique_ptr<ResponseStore> m_responses;
+    onboarding::UsageArchive m_droppedUsage;
     QByteArray m_generatedAdminToken;
     storage::Store *m_store = nullptr;
     limits::SharedKeyLimits *m_sharedLimits = nullptr;

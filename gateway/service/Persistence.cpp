@@ -2,6 +2,7 @@
 
 #include "config/ConfigWriter.h"
 #include "service/GatewayService.h"
+#include "service/StoredLedger.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -19,41 +20,6 @@ bool holdsPlainCredentials(const config::Config &config)
             if (!credential.startsWith(QLatin1String(kVaultReferencePrefix)))
                 return true;
     return false;
-}
-
-storage::StoredLedgerEntry toStored(const billing::LedgerEntry &e)
-{
-    storage::StoredLedgerEntry s;
-    s.sequence = e.sequence;
-    s.at = e.at;
-    s.kind = QString::fromLatin1(e.kind == billing::LedgerEntry::Kind::Charge ? storage::kLedgerCharge : storage::kLedgerTopUp);
-    s.requestId = e.requestId;
-    s.keyName = e.keyName;
-    s.modelId = e.modelId;
-    s.channelId = e.channelId;
-    s.promptTokens = e.promptTokens;
-    s.completionTokens = e.completionTokens;
-    s.amountNanos = e.amount;
-    s.note = e.note;
-    s.reservation = e.reservation;
-    return s;
-}
-
-billing::LedgerEntry fromStored(const storage::StoredLedgerEntry &s)
-{
-    billing::LedgerEntry e;
-    e.sequence = s.sequence;
-    e.at = s.at;
-    e.kind = s.kind == QLatin1String(storage::kLedgerCharge) ? billing::LedgerEntry::Kind::Charge : billing::LedgerEntry::Kind::TopUp;
-    e.requestId = s.requestId;
-    e.keyName = s.keyName;
-    e.modelId = s.modelId;
-    e.channelId = s.channelId;
-    e.promptTokens = s.promptTokens;
-    e.completionTokens = s.completionTokens;
-    e.amount = s.amountNanos;
-    e.note = s.note;
-    return e;
 }
 
 } // namespace
@@ -166,7 +132,7 @@ void Persistence::pollShared()
     QPointer<Persistence> self(this);
     // On the store's thread: the reads there do not block the gateway thread.
     m_store.post([store, after, known, edits, self]() -> std::function<void()> {
-        std::vector<storage::StoredLedgerEntry> entries = store->ledgerEntries(after);
+        std::vector<storage::StoredLedgerEntry> entries = store->ledgerEntries(after, kLedgerRestorePage);
         const std::optional<storage::StoredConfigVersion> version = store->configVersion();
         std::optional<QByteArray> document;
         if (version && version->version != known && !version->writtenHere)
@@ -185,6 +151,8 @@ void Persistence::applySharedChanges(std::vector<storage::StoredLedgerEntry> ent
     m_pollInFlight = false;
     if (!m_gatewayAlive)
         return;
+    if (entries.size() >= std::size_t(kLedgerRestorePage))
+        m_pollAgain = true;  // a full page: the database holds more, read on at once
     if (!entries.empty()) {
         std::vector<billing::LedgerEntry> converted;
         converted.reserve(entries.size());
@@ -264,10 +232,18 @@ void Persistence::applyRetention()
 
 void Persistence::restoreLedger()
 {
+    billing::Ledger &ledger = m_gateway.state().ledger;
     std::vector<billing::LedgerEntry> entries;
-    for (const storage::StoredLedgerEntry &stored : m_store.ledgerEntries(0))
-        entries.push_back(fromStored(stored));
-    m_gateway.state().ledger.restore(entries);
+    for (quint64 after = ledger.lastSequence();;) {
+        const std::vector<storage::StoredLedgerEntry> page = m_store.ledgerEntries(after, kLedgerRestorePage);
+        entries.clear();
+        for (const storage::StoredLedgerEntry &stored : page)
+            entries.push_back(fromStored(stored));
+        ledger.restore(entries);
+        if (page.size() < std::size_t(kLedgerRestorePage))
+            return;  // the last page (or a read error: stats().lastError says, as before)
+        after = page.back().sequence;
+    }
 }
 
 void Persistence::onRequestFinished(const RequestRecord &record)

@@ -60,8 +60,11 @@ public:
                 QObject *parent = nullptr);
     ~Persistence() override;
 
-    // Replays the stored ledger into the gateway's. Call once, before the gateway serves.
+    // Replays the stored ledger into the gateway's, in pages of kLedgerRestorePage rows, so what
+    // it holds at once is one page (the ledger keeps its own bounded tail). Call once, before the
+    // gateway serves (again is harmless: what the ledger knows is skipped).
     void restoreLedger();
+    static constexpr int kLedgerRestorePage = 10'000;
     // Writes what is pending now (unpublished ledger entries, the request log) and waits for the
     // store to commit it (shutdown).
     void flush();

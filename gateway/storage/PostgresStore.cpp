@@ -103,11 +103,11 @@ std::optional<QString> PostgresStore::meta(const QString &key)
     });
 }
 
-std::vector<StoredLedgerEntry> PostgresStore::ledgerEntries(quint64 afterSequence)
+std::vector<StoredLedgerEntry> PostgresStore::ledgerEntries(quint64 afterSequence, int limit)
 {
-    return onWorker([this, afterSequence] {
+    return onWorker([this, afterSequence, limit] {
         return m_worker->readAfterCommit<std::vector<StoredLedgerEntry>>(
-            [afterSequence](const QSqlDatabase &db) { return readLedger(db, afterSequence); });
+            [afterSequence, limit](const QSqlDatabase &db) { return readLedger(db, afterSequence, limit); });
     });
 }
 

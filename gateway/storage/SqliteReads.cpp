@@ -74,14 +74,19 @@ ReadResult<std::optional<QString>> readMeta(const QSqlDatabase &db, const QStrin
     return std::optional<QString>(query.value(0).toString());
 }
 
-ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence)
+ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence, int limit)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, at, kind, request_id, key_name, model_id, channel_id,"
+    QString sql = QStringLiteral("SELECT sequence, at, kind, request_id, key_name, model_id, channel_id,"
                                  " prompt_tokens, completion_tokens, amount_nanos, note FROM ledger"
-                                 " WHERE sequence > ? ORDER BY sequence"));
+                                 " WHERE sequence > ? ORDER BY sequence");
+    if (limit > 0)
+        sql += QStringLiteral(" LIMIT ?");
+    query.prepare(sql);
     query.addBindValue(qint64(afterSequence));
+    if (limit > 0)
+        query.addBindValue(limit);
     if (!query.exec())
         return query.lastError().text();
     std::vector<StoredLedgerEntry> entries;

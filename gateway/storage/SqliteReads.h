@@ -19,7 +19,8 @@ using ReadResult = std::variant<T, QString>;
 
 ReadResult<std::optional<QByteArray>> readConfig(const QSqlDatabase &db);
 ReadResult<std::optional<QString>> readMeta(const QSqlDatabase &db, const QString &key);
-ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence);
+// At most `limit` entries when `limit` > 0 (Store::ledgerEntries).
+ReadResult<std::vector<StoredLedgerEntry>> readLedger(const QSqlDatabase &db, quint64 afterSequence, int limit);
 ReadResult<std::vector<StoredRequest>> readRequests(const QSqlDatabase &db, const StoredRequestFilter &filter);
 
 // The SELECT readRequests runs for `filter` and its bound values, in order (for the query plan

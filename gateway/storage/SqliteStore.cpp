@@ -110,11 +110,11 @@ std::optional<QString> SqliteStore::meta(const QString &key)
     });
 }
 
-std::vector<StoredLedgerEntry> SqliteStore::ledgerEntries(quint64 afterSequence)
+std::vector<StoredLedgerEntry> SqliteStore::ledgerEntries(quint64 afterSequence, int limit)
 {
-    return onWorker([this, afterSequence] {
+    return onWorker([this, afterSequence, limit] {
         return m_worker->readAfterCommit<std::vector<StoredLedgerEntry>>(
-            [afterSequence](const QSqlDatabase &db) { return readLedger(db, afterSequence); });
+            [afterSequence, limit](const QSqlDatabase &db) { return readLedger(db, afterSequence, limit); });
     });
 }
 

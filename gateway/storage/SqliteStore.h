@@ -80,7 +80,7 @@ public:
 
     std::optional<QByteArray> loadConfig() override;
     std::optional<QString> meta(const QString &key) override;
-    std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence) override;
+    std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence, int limit = 0) override;
     std::vector<StoredRequest> queryRequests(const StoredRequestFilter &filter) override;
     std::optional<StoredRequest> request(const QByteArray &id) override;
 

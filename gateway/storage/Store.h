@@ -64,8 +64,9 @@ public:
     // --- Reads: block briefly. On a database error they return nothing (stats().lastError).
     virtual std::optional<QByteArray> loadConfig() = 0;
     virtual std::optional<QString> meta(const QString &key) = 0;
-    // Entries with a sequence above `afterSequence`, in sequence order.
-    virtual std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence) = 0;
+    // Entries with a sequence above `afterSequence`, in sequence order; at most `limit` of them
+    // when `limit` > 0 (page through a long ledger by passing the last sequence of a page).
+    virtual std::vector<StoredLedgerEntry> ledgerEntries(quint64 afterSequence, int limit = 0) = 0;
     // Requests matching `filter`, newest first (by `at`, then id).
     virtual std::vector<StoredRequest> queryRequests(const StoredRequestFilter &filter) = 0;
     virtual std::optional<StoredRequest> request(const QByteArray &id) = 0;

@@ -298,7 +298,7 @@ TEST_F(EmbeddingsTest, ChargedOnceAtTheServingChannelsPromptPrice)
     ASSERT_EQ(client->status(), 200) << client->body().constData();
     const qint64 promptTokens = client->json().value("usage").toObject().value("prompt_tokens").toInt();
     ASSERT_GT(promptTokens, 0);
-    const std::vector<billing::LedgerEntry> &entries = gateway->state().ledger.entries();
+    const auto &entries = gateway->state().ledger.entries();
     ASSERT_EQ(entries.size(), 1u);
     EXPECT_EQ(entries[0].channelId, "embspare");
     EXPECT_EQ(entries[0].modelId, kEmbed);

@@ -122,6 +122,11 @@ TEST_F(PostgresStoreTest, AChargeIsBookedOncePerRequestAcrossGatewaysAndSequence
     EXPECT_EQ(entries[2].requestId, QStringLiteral("req_y"));
     EXPECT_EQ(b->stats().ignoredLedgerEntries, 1u);
     EXPECT_EQ(b->ledgerEntries(2).size(), 1u);
+    // Pages (Persistence restores and follows the ledger in pages).
+    ASSERT_EQ(b->ledgerEntries(0, 2).size(), 2u);
+    EXPECT_EQ(b->ledgerEntries(0, 2).back().requestId, QStringLiteral("req_x"));
+    ASSERT_EQ(b->ledgerEntries(2, 2).size(), 1u);
+    EXPECT_EQ(b->ledgerEntries(2, 2).front().requestId, QStringLiteral("req_y"));
 }
 
 TEST_F(PostgresStoreTest, AdmissionCountsEveryGatewaysReservationsAndChargesEndThem)

@@ -38,6 +38,19 @@ TEST_F(SqliteStoreRoundTripTest, LedgerEntriesComeBackInSequenceOrder)
     EXPECT_TRUE(m_store->ledgerEntries(3).empty());
 }
 
+TEST_F(SqliteStoreRoundTripTest, LedgerEntriesComeInPagesOfTheLimit)
+{
+    std::vector<StoredLedgerEntry> all;
+    for (quint64 sequence = 1; sequence <= 7; ++sequence) {
+        all.push_back(charge(sequence, QStringLiteral("req_%1").arg(sequence), qint64(sequence)));
+        m_store->appendLedger(all.back());
+    }
+    EXPECT_EQ(m_store->ledgerEntries(0, 3), (std::vector<StoredLedgerEntry>{all[0], all[1], all[2]}));
+    EXPECT_EQ(m_store->ledgerEntries(3, 3), (std::vector<StoredLedgerEntry>{all[3], all[4], all[5]}));
+    EXPECT_EQ(m_store->ledgerEntries(6, 3), (std::vector<StoredLedgerEntry>{all[6]}));
+    EXPECT_EQ(m_store->ledgerEntries(2, 0), (std::vector<StoredLedgerEntry>(all.begin() + 2, all.end())));  // 0: all
+}
+
 TEST_F(SqliteStoreRoundTripTest, RequestComesBackByIdAndASecondWriteReplacesIt)
 {
     StoredRequest original = request("req_1", baseTime(), QStringLiteral("team-key"), QStringLiteral("claude"), 502, true);
