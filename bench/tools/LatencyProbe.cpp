@@ -14,30 +14,45 @@
 // connections (libcurl keeps at most 256 idle ones; beyond that each finished connection is
 // closed), which makes the server's work per request grow exactly when it falls behind.
 //
+// Sending on time: each request goes out at its scheduled time, to within the wake-up of a
+// timerfd armed on CLOCK_MONOTONIC for the next one (tens of µs), on the gateway's own epoll
+// loop. (Until 2026-12-02 a 1 ms Qt timer made requests due, and it woke only every ~2 ms: the
+// probe's own send delay of 0–2 ms was in every figure, direct and through the gateway alike.)
+//
 // Prints one line: "sent N ok N failed N p50_ms X p90_ms X p99_ms X max_ms X in_flight_max N
 // waited N" (waited: requests that found every connection busy at their scheduled time).
+#include "core/EpollEventDispatcher.h"
 #include "upstream/CurlUpstreamClient.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
+#include <QSocketNotifier>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <functional>
 #include <memory>
+#include <sys/timerfd.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace sy;
 
 namespace {
 
+qint64 monotonicNs()
+{
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
 struct Probe : upstream::StreamHandler {
-    QElapsedTimer clock;
-    qint64 scheduledNs = 0;
+    qint64 startNs = 0;      // CLOCK_MONOTONIC of the first scheduled time
+    qint64 scheduledNs = 0;  // this request's scheduled time, CLOCK_MONOTONIC
     int status = 0;
     std::vector<double> *latencies = nullptr;
-    std::vector<std::pair<double, double>> *slow = nullptr;  // (scheduled s, ms) past slowMs
+    std::vector<std::pair<double, double>> *slow = nullptr;  // (scheduled s from start, ms) past slowMs
     double slowMs = 0;
     int *failed = nullptr;
     std::function<void()> finished;  // frees the connection slot (may send the next request)
@@ -47,10 +62,10 @@ struct Probe : upstream::StreamHandler {
     void onComplete() override
     {
         if (status == 200) {
-            const double ms = double(clock.nsecsElapsed() - scheduledNs) / 1e6;
+            const double ms = double(monotonicNs() - scheduledNs) / 1e6;
             latencies->push_back(ms);
             if (slowMs > 0 && ms > slowMs)
-                slow->emplace_back(double(scheduledNs) / 1e9, ms);
+                slow->emplace_back(double(scheduledNs - startNs) / 1e9, ms);
         } else
             ++*failed;
         finished();
@@ -72,6 +87,8 @@ QString argument(const QStringList &args, const QString &name, const QString &fa
 
 int main(int argc, char **argv)
 {
+    if (QAbstractEventDispatcher *dispatcher = createGatewayEventDispatcher())
+        QCoreApplication::setEventDispatcher(dispatcher);
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     const QByteArray url = argument(args, "--url", {}).toUtf8();
@@ -97,13 +114,10 @@ int main(int argc, char **argv)
     int inFlightMax = 0;
     qint64 waited = 0;
     const qint64 total = qint64(rate * seconds);
-    QElapsedTimer clock;
-    clock.start();
-    // CLOCK_MONOTONIC at the clock's start, so a slow answer's time can be matched with a trace
-    // of the server (perf record -k CLOCK_MONOTONIC, perf sched timehist).
-    timespec monoStart{};
-    clock_gettime(CLOCK_MONOTONIC, &monoStart);
-    const double monoStartS = double(monoStart.tv_sec) + double(monoStart.tv_nsec) / 1e9;
+    // Request i is scheduled at startNs + i / rate, on CLOCK_MONOTONIC, so a slow answer's time
+    // can be matched with a trace of the server (perf record -k CLOCK_MONOTONIC).
+    const qint64 startNs = monotonicNs() + 2'000'000;
+    const auto scheduledAt = [&](qint64 i) { return startNs + qint64(double(i) / rate * 1e9); };
     const QByteArray body = R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16})";
 
     qint64 due = 0;   // requests whose scheduled time has come
@@ -111,9 +125,9 @@ int main(int argc, char **argv)
     std::function<void()> sendWaiting;
     const auto send = [&] {
         auto probe = std::make_unique<Probe>();
-        probe->clock = clock;
+        probe->startNs = startNs;
         // Latency counts from the scheduled time, not the send time (no coordinated omission).
-        probe->scheduledNs = qint64(double(sent) / rate * 1e9);
+        probe->scheduledNs = scheduledAt(sent);
         probe->latencies = &latencies;
         probe->slow = &slow;
         probe->slowMs = slowMs;
@@ -138,24 +152,42 @@ int main(int argc, char **argv)
             app.quit();
     };
 
-    // A 1 ms tick makes every request whose scheduled time has come due.
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = std::min(total, qint64(double(clock.nsecsElapsed()) / 1e9 * rate));
-        if (connections > 0 && now > due)
-            waited += std::max<qint64>(0, now - due - std::max(0, connections - inFlight));
-        due = now;
+    // The timerfd fires at the next request's scheduled time; every request whose time has come
+    // is then due, and it is armed again for the one after.
+    const int timer = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (timer < 0) {
+        std::perror("timerfd_create");
+        return 1;
+    }
+    const auto arm = [&](qint64 atNs) {
+        itimerspec spec{};
+        spec.it_value.tv_sec = atNs / 1'000'000'000;
+        spec.it_value.tv_nsec = atNs % 1'000'000'000;
+        ::timerfd_settime(timer, TFD_TIMER_ABSTIME, &spec, nullptr);
+    };
+    QSocketNotifier onTime(timer, QSocketNotifier::Read);
+    QObject::connect(&onTime, &QSocketNotifier::activated, [&] {
+        quint64 expirations = 0;
+        [[maybe_unused]] const ssize_t n = ::read(timer, &expirations, sizeof expirations);
+        const qint64 now = monotonicNs();
+        qint64 reached = due;
+        while (reached < total && scheduledAt(reached) <= now)
+            ++reached;
+        if (connections > 0 && reached > due)
+            waited += std::max<qint64>(0, reached - due - std::max(0, connections - inFlight));
+        due = reached;
         sendWaiting();
-        if (double(clock.elapsed()) > (seconds + 30) * 1000)
-            app.quit();  // bounded: a server that never answers ends the run
+        if (due < total)
+            arm(scheduledAt(due));
     });
-    tick.start(1);
+    arm(scheduledAt(0));
+    // Bounded: a server that never answers ends the run.
+    QTimer::singleShot(qint64((seconds + 30) * 1000), &app, &QCoreApplication::quit);
     app.exec();
 
     std::sort(slow.begin(), slow.end());
     for (const auto &[at, ms] : slow)
-        std::fprintf(stderr, "slow %.3f s %.2f ms monotonic %.6f\n", at, ms, monoStartS + at);
+        std::fprintf(stderr, "slow %.3f s %.2f ms monotonic %.6f\n", at, ms, double(startNs) / 1e9 + at);
     std::sort(latencies.begin(), latencies.end());
     auto at = [&](double q) { return latencies.empty() ? 0.0 : latencies[std::min(latencies.size() - 1, size_t(q * double(latencies.size())))]; };
     std::printf("sent %lld ok %zu failed %d p50_ms %.2f p90_ms %.2f p99_ms %.2f max_ms %.2f in_flight_max %d waited %lld\n",
