@@ -6,11 +6,11 @@
 //
 // It replaces QtHttpServer 6.4's own request parser on the hot path: that parser reads the
 // request line and the header block one byte per QIODevice::read() inside a socket transaction
-// (about 290 instructions per header byte, docs/benchmarks.md "2026-12-02"). What it accepts
-// follows QtHttpServer 6.4: a header block ends at the first blank line, CRLF or bare LF;
-// whitespace before a request line is skipped; the request line is
-// `method SP+ target SP+ HTTP/x.y`; header values are trimmed and folded lines joined with a
-// space; the methods QtHttpServer knows keep their name, any other is "UNKNOWN".
+// (about 290 instructions per header byte, docs/benchmarks/throughput.md, "2026-12-02, the front
+// reads its requests itself"). What it accepts follows QtHttpServer 6.4: a header block ends at
+// the first blank line, CRLF or bare LF; whitespace before a request line is skipped; the
+// request line is `method SP+ target SP+ HTTP/x.y`; header values are trimmed and folded lines
+// joined with a space; the methods QtHttpServer knows keep their name, any other is "UNKNOWN".
 //
 // Thread: any, one at a time (the connection's thread in practice). Exposed for unit tests.
 #include "http/HttpTypes.h"

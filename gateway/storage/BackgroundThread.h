@@ -3,7 +3,8 @@
 //
 // They run in the gateway's process, so on the cores the gateway thread runs on (one core when
 // the process is pinned, as bench/run and bench/routing pin it). What each may lower depends on
-// who waits for it (docs/benchmarks.md, 2026-12-02, "who holds the gateway's core"):
+// who waits for it (docs/benchmarks/routing.md, "2026-12-02, the probe's connections and who
+// holds the gateway's core"):
 //  - the checkpoint thread: nobody waits for a checkpoint, so it runs ten nice steps lower
 //    (lowerCurrentThreadPriority), and still gets about a tenth of a contended core, enough to
 //    keep the WAL bounded at saturation (SCHED_IDLE would not: a busy core all but starves it);

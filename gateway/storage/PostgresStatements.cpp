@@ -29,7 +29,7 @@ QString textArray(const QStringList &items)
 // each pass, also when nothing was past the cap. Counting first (count(*), then the boundary from
 // the old end) measured the same: count(*) reads a whole index too, and both look up in the table
 // the entries the visibility map does not vouch for (the rows written since the last vacuum: the
-// newest). docs/benchmarks.md has the figures.
+// newest). docs/benchmarks/storage.md, "2026-12-02, the PostgreSQL request log", has the figures.
 //
 // Two statements, each with its own snapshot: a row written between them by another gateway
 // only moves the rows up to the boundary further past the cap, so they are still the ones to go.

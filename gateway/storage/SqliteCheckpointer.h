@@ -2,7 +2,7 @@
 // SqliteCheckpointer: WAL checkpoints on their own thread and connection, off the writer's commit.
 // SQLite's automatic checkpoint runs inside the commit that makes the WAL pass ~1,000 pages, with
 // an fsync of the database file, and the charged answers waiting for that commit wait for it too
-// (docs/benchmarks.md, "Ledger commit figures"). Instead the writer's connection turns the
+// (docs/benchmarks/storage.md, "Ledger commit figures"). Instead the writer's connection turns the
 // automatic checkpoint off and reports the WAL's size after each commit (attach()); past
 // `pages` this object's thread runs a PASSIVE checkpoint on a second connection. In WAL mode
 // that runs beside the writer (it copies the frames no reader needs and never blocks a commit);
