@@ -51,17 +51,20 @@ public:
     void stop();
 
     // Writer's thread, between two transactions (never inside a commit an answer waits for).
-    // When the WAL has passed the hard bound since it last started over, and the thread's
-    // checkpoint is not running, runs a PASSIVE checkpoint on the writer's connection, so that
+    // When the WAL has passed the hard bound since it last started over (or, after a try that
+    // did not start it over, grown by another `pages`), and the thread's checkpoint is neither
+    // asked for nor running, runs a PASSIVE checkpoint on the writer's connection, so that
     // its next transaction starts the WAL over. `queueEmpty`: no write waits for the writer
     // now; while writes wait, the checkpoint waits for an empty queue until the WAL has passed
-    // the hard bound by another `pages` (under saturation the queue is never empty). Returns
-    // whether it ran one.
+    // the hard bound by another `pages` (under saturation the queue is never empty), and from
+    // then on does not wait for the thread either (SQLITE_BUSY while it holds the checkpoint
+    // lock: tried again after the next commit). Returns whether it ran one.
     bool checkpointResidueIfDue(bool queueEmpty);
 
     // Checkpoints run so far by the thread (for tests and the log).
     int checkpoints() const;
-    // Checkpoints run so far on the writer's connection by checkpointResidueIfDue().
+    // Writer's thread: checkpoints run so far on the writer's connection by
+    // checkpointResidueIfDue().
     int writerCheckpoints() const;
     // The hard bound, in frames.
     int hardBoundPages() const { return 4 * m_pages; }
