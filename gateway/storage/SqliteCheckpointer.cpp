@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <limits>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStorage)
 
@@ -73,7 +74,11 @@ int SqliteCheckpointer::onWalCommit(void *self, sqlite3 *db, const char *, int p
     // over while commits keep coming (see the header), and a checkpoint per commit cost a wake-up
     // and an fsync per commit on the gateway's core.
     if (pages >= checkpointer->m_nextRequestAt) {
-        checkpointer->m_nextRequestAt = pages + checkpointer->m_pages;
+        // Past the bound the writer copies the residue (checkpointResidueIfDue), after this one
+        // last checkpoint of the thread: a checkpoint of the thread holds the checkpoint lock,
+        // and more of them, at its low priority on a busy core, would keep the writer out.
+        checkpointer->m_nextRequestAt = pages >= checkpointer->m_residueAt ? std::numeric_limits<int>::max()
+                                                                          : pages + checkpointer->m_pages;
         std::lock_guard lock(checkpointer->m_mutex);
         checkpointer->m_requested = true;
         checkpointer->m_wake.notify_one();
@@ -111,8 +116,9 @@ bool SqliteCheckpointer::checkpointResidueIfDue(bool queueEmpty)
                            << "- the WAL cannot start over yet";
     }
     // Not again before another `pages` of growth, whatever kept the WAL from starting over (a
-    // reader, an error): each try costs the writer an fsync.
+    // reader, an error): each try costs the writer an fsync. Until then the thread copies again.
     m_residueAt = m_walFrames + m_pages;
+    m_nextRequestAt = m_walFrames + m_pages;
     return true;
 }
 

@@ -71,8 +71,9 @@ WalObservation logSteadily(const QString &path, bool backToBack)
     if (!store)
         return seen;
     const QString wal = path + QStringLiteral("-wal");
+    // The thread names itself once it runs.
+    EXPECT_TRUE(sy::test::waitUntil([] { return waitsOf("switchyard-ckpt") >= 0; }, 5s)) << "no checkpoint thread";
     const qint64 switchesBefore = waitsOf("switchyard-ckpt");
-    EXPECT_GE(switchesBefore, 0) << "no checkpoint thread";
     quint32 sequence = walCheckpointSequence(path);
     for (int i = 0; i < kRows; ++i) {
         store->appendRequest(bigRequest(i));
@@ -116,8 +117,9 @@ TEST(SqliteStoreWalTest, BackToBackCommitsKeepTheWalBoundedAndWakeTheCheckpointe
 {
     QTemporaryDir dir;
     const WalObservation seen = logSteadily(dir.filePath(QStringLiteral("switchyard.db")), true);
-    // Back to back the queue may hold the next row when a commit ends: then the residue waits
-    // until the bound is passed by another checkpointPages.
+    // Back to back the queue may hold the next row when a commit ends, and more commits come
+    // during the thread's last checkpoint: the residue waits at most until the bound is passed by
+    // another checkpointPages.
     expectBounded(seen, 5 * kPages);
 }
 
@@ -126,8 +128,9 @@ TEST(SqliteStoreWalTest, CommitsAMillisecondApartKeepTheWalBoundedAndWakeTheChec
     QTemporaryDir dir;
     const WalObservation seen = logSteadily(dir.filePath(QStringLiteral("switchyard.db")), false);
     // The queue is empty after each commit; the residue waits for the thread's checkpoint that
-    // the commit past the bound asked for (the commits meanwhile, a few).
-    expectBounded(seen, 4 * kPages + kPages / 4);
+    // the commit past the bound asked for (the commits meanwhile: a few, more on a busy machine,
+    // until the bound is passed by another checkpointPages).
+    expectBounded(seen, 5 * kPages);
 }
 
 } // namespace
