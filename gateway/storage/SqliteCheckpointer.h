@@ -4,8 +4,8 @@
 // an fsync of the database file, and the charged answers waiting for that commit wait for it too
 // (docs/benchmarks.md, "Ledger commit figures"). Instead the writer's connection turns the
 // automatic checkpoint off and reports the WAL's size after each commit (attach()); each time the
-// WAL has grown by `pages` frames since the last request (counted afresh once it starts over),
-// this object's thread runs a PASSIVE checkpoint on a second connection. In WAL mode that runs
+// WAL has grown by `pages` frames since the last request (counted afresh once it starts over;
+// past the hard bound below, only once), this object's thread runs a PASSIVE checkpoint on a second connection. In WAL mode that runs
 // beside the writer (it copies the frames no reader needs and never blocks a commit). The thread
 // is named switchyard-ckpt and runs ten nice steps below the writer (BackgroundThread.h): it
 // shares the gateway thread's core and nobody waits for it.
