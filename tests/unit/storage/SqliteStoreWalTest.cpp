@@ -22,6 +22,12 @@ using namespace std::chrono_literals;
 constexpr int kPages = 200;
 constexpr int kRows = 1'500;
 constexpr qint64 kFrameBytes = 4096 + 24;
+// The WAL's largest size (frames) the tests accept. On a quiet machine it stays within the hard
+// bound (4 × kPages) and a few commits (5 × kPages back to back); on a busy one the thread's last
+// checkpoint before the bound, at its low priority, may end late, and the writer cannot copy the
+// residue while it runs (it holds the checkpoint lock): under the full suite on 2 cores the WAL
+// reached 5.5 × kPages. Main's reached 16-22 × kPages back to back.
+constexpr int kBusyMachineBound = 2 * 4 * kPages;
 
 // Voluntary context switches (waits: for work, for the disk) of this process's thread named
 // `name`, or -1 when there is none. The involuntary ones depend on what else runs on the core.
@@ -105,9 +111,10 @@ void expectBounded(const WalObservation &seen, int boundPages)
     constexpr int kOneTransaction = 16;
     EXPECT_LE(seen.largestWal, 32 + (boundPages + kOneTransaction) * kFrameBytes)
         << "the WAL grew to " << seen.largestWal / kFrameBytes << " frames";
-    // kRows commits of ≥ 2 pages each (the row's leaf and the id index's), so ≥ 3,000 frames: the
-    // WAL started over several times, each time from below checkpointPages frames.
-    EXPECT_GE(seen.restarts, kRows * 2 / (boundPages + kOneTransaction) - 1);
+    // kRows commits of ≥ 5 pages each (the row's leaf and those of its id, at, key and model
+    // indexes), so ≥ 7,500 frames: the WAL started over several times, each time from below
+    // checkpointPages frames.
+    EXPECT_GE(seen.restarts, kRows * 5 / (boundPages + kOneTransaction) - 1);
     // One checkpoint per kPages frames (a few waits each: for the request, for its fsyncs), about
     // 50 here; not one per commit (about kRows of them, and several waits each).
     EXPECT_LE(seen.checkpointThreadWaits, kRows / 4) << "of " << kRows << " commits";
@@ -118,9 +125,9 @@ TEST(SqliteStoreWalTest, BackToBackCommitsKeepTheWalBoundedAndWakeTheCheckpointe
     QTemporaryDir dir;
     const WalObservation seen = logSteadily(dir.filePath(QStringLiteral("switchyard.db")), true);
     // Back to back the queue may hold the next row when a commit ends, and more commits come
-    // during the thread's last checkpoint: the residue waits at most until the bound is passed by
-    // another checkpointPages.
-    expectBounded(seen, 5 * kPages);
+    // during the thread's last checkpoint: the residue waits until the bound is passed by another
+    // checkpointPages, or longer while that checkpoint runs late (kBusyMachineBound).
+    expectBounded(seen, kBusyMachineBound);
 }
 
 TEST(SqliteStoreWalTest, CommitsAMillisecondApartKeepTheWalBoundedAndWakeTheCheckpointerRarely)
@@ -128,9 +135,8 @@ TEST(SqliteStoreWalTest, CommitsAMillisecondApartKeepTheWalBoundedAndWakeTheChec
     QTemporaryDir dir;
     const WalObservation seen = logSteadily(dir.filePath(QStringLiteral("switchyard.db")), false);
     // The queue is empty after each commit; the residue waits for the thread's checkpoint that
-    // the commit past the bound asked for (the commits meanwhile: a few, more on a busy machine,
-    // until the bound is passed by another checkpointPages).
-    expectBounded(seen, 5 * kPages);
+    // the commit past the bound asked for (the commits meanwhile: a few, more on a busy machine).
+    expectBounded(seen, kBusyMachineBound);
 }
 
 } // namespace
