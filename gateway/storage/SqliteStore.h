@@ -52,8 +52,9 @@ struct SqliteStoreOptions {
     // (StoreStats::droppedRequests). ≤ 0: no bound. Ledger entries, the configuration and meta
     // values are never dropped.
     int maxQueuedRequests = 20'000;
-    // The WAL size (pages) past which a checkpoint runs, on its own thread (SqliteCheckpointer.h);
-    // SQLite's automatic checkpoint, inside the commit, is off.
+    // The WAL growth (pages) between two checkpoints, on their own thread; past four times it
+    // without a restart the writer copies the residue between two commits, so the WAL starts
+    // over (SqliteCheckpointer.h). SQLite's automatic checkpoint, inside the commit, is off.
     int checkpointPages = 1'000;
 };
 

@@ -328,6 +328,15 @@ bool SqliteWorker::commitPending()
 void SqliteWorker::onTimer()
 {
     commitPending();
+    // After the commit's answers went out, so none waits for it (SqliteCheckpointer.h).
+    if (m_checkpointer) {
+        bool queueEmpty = false;
+        {
+            std::lock_guard lock(m_mutex);
+            queueEmpty = m_pending.empty();
+        }
+        m_checkpointer->checkpointResidueIfDue(queueEmpty);
+    }
     maybeApplyRetention();
     scheduleNext();
 }

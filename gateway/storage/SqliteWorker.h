@@ -1,7 +1,9 @@
 #pragma once
 // SqliteWorker: SqliteStore's half on the storage thread — the read-write connection, the queue
 // of writes, the flush timer and retention. The timer runs only while there is work: queued
-// writes, a changed retention policy, or the retention pass that writes made due. Internal to SqliteStore.
+// writes, a changed retention policy, or the retention pass that writes made due. After a commit
+// of the timer (or of a wake), once its answers went out, the writer's connection may copy the
+// WAL's residue (SqliteCheckpointer.h). Internal to SqliteStore.
 //
 // Thread: constructed on any thread, then moved to the storage thread. Methods marked "any
 // thread" take the queue's mutex; all others run on the storage thread only.

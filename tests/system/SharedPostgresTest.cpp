@@ -6,6 +6,7 @@
 // fails the start with the server's reason.
 #include "GatewayClient.h"
 #include "GatewayProcess.h"
+#include "PostgresTestSupport.h"
 #include "SimRule.h"
 #include "SimServer.h"
 #include "support/PostgresServer.h"
@@ -17,7 +18,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QUuid>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,31 +39,15 @@ constexpr double kChargePerRequest = 2.0;
 // Refused requests during an outage: more than the key breaker's minimum (100 in 60 s).
 constexpr int kOutageBurst = 110;
 
-class SharedPostgresTest : public ::testing::Test {
+class SharedPostgresTest : public storage::test::PostgresDatabaseTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        if (!PostgresServer::unavailableReason().isEmpty())
-            return;
-        s_server = new PostgresServer;
-        if (!s_server->start())
-            ADD_FAILURE() << "PostgreSQL did not start: " << s_server->error().toStdString();
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_server;
-        s_server = nullptr;
-    }
-
     void SetUp() override
     {
-        if (const QString reason = PostgresServer::unavailableReason(); !reason.isEmpty())
-            GTEST_SKIP() << reason.toStdString();
-        ASSERT_TRUE(s_server && s_server->isRunning());
+        PostgresDatabaseTest::SetUp();  // skips without a server; else one database per test
+        if (IsSkipped() || HasFatalFailure())
+            return;
         ASSERT_TRUE(QFile::exists(GatewayProcess::programPath())) << qPrintable(GatewayProcess::programPath());
         ASSERT_TRUE(m_dir.isValid());
-        database = QStringLiteral("g_") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-        ASSERT_TRUE(s_server->createDatabase(database)) << s_server->error().toStdString();
         sim = std::make_unique<sim::SimServer>(sim::SimOptions{});
         simPort = sim->listen(QHostAddress::LocalHost, 0);
         ASSERT_NE(simPort, 0);
@@ -89,7 +73,7 @@ protected:
     }
     QString url(int leaseSeconds = 30) const
     {
-        return s_server->url(database) + QStringLiteral("?reservation_lease_s=%1").arg(leaseSeconds);
+        return s_server->url(m_database) + QStringLiteral("?reservation_lease_s=%1").arg(leaseSeconds);
     }
     QString writeConfig(double balance)
     {
@@ -183,12 +167,10 @@ protected:
         EXPECT_TRUE(client->waitForEnd(std::chrono::seconds(10)));
         return client;
     }
-    QString sql(const QString &statement) { return s_server->psql(database, statement).value_or(QStringLiteral("?")); }
+    QString sql(const QString &statement) { return s_server->psql(m_database, statement).value_or(QStringLiteral("?")); }
     int liveReservations() { return sql(QStringLiteral("SELECT count(*) FROM reservations WHERE expires_at > now()")).toInt(); }
 
-    static inline PostgresServer *s_server = nullptr;
     QTemporaryDir m_dir;
-    QString database;
     std::unique_ptr<sim::SimServer> sim;
     quint16 simPort = 0;
     GatewayProcess a;

@@ -7,42 +7,17 @@
 // round trip; retention by count keeps up between its periodic passes; while the server is away
 // the store is full from its bound of request-log rows on, the queue holds twice that many and
 // every ledger entry.
-#include "StorageTestSupport.h"
-#include "storage/PostgresStore.h"
-#include "support/PostgresServer.h"
+#include "PostgresTestSupport.h"
 #include "support/Waits.h"
-
-#include <QUuid>
 
 namespace sy::storage::test {
 namespace {
 
 using sy::test::PostgresServer;
 
-class PostgresStoreTest : public ::testing::Test {
+class PostgresStoreTest : public PostgresDatabaseTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        if (!PostgresServer::unavailableReason().isEmpty())
-            return;
-        s_server = new PostgresServer;
-        if (!s_server->start())
-            ADD_FAILURE() << "PostgreSQL did not start: " << s_server->error().toStdString();
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_server;
-        s_server = nullptr;
-    }
-    void SetUp() override
-    {
-        if (const QString reason = PostgresServer::unavailableReason(); !reason.isEmpty())
-            GTEST_SKIP() << reason.toStdString();
-        ASSERT_TRUE(s_server && s_server->isRunning());
-        m_database = QStringLiteral("t_") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-        ASSERT_TRUE(s_server->createDatabase(m_database)) << s_server->error().toStdString();
-    }
-
+    // The store on the test's database, with `query` (e.g. "?reservation_lease_s=3600") on its URL.
     std::unique_ptr<PostgresStore> open(const QString &query = {}, const PostgresStoreOptions &options = {})
     {
         auto address = parsePostgresUrl(s_server->url(m_database) + query);
@@ -72,9 +47,6 @@ protected:
     {
         return StoredReservation{id, QStringLiteral("team-key"), estimate, opening, spendLimit};
     }
-
-    static inline PostgresServer *s_server = nullptr;
-    QString m_database;
 };
 
 TEST_F(PostgresStoreTest, WhatIsWrittenComesBack)

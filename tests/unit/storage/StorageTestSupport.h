@@ -47,6 +47,20 @@ inline QByteArray fileBytes(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// The checkpoint sequence number in the header of `path`'s WAL (bytes 12-15, big-endian): SQLite
+// adds one each time the WAL starts over. 0 without a WAL.
+inline quint32 walCheckpointSequence(const QString &path)
+{
+    QFile file(path + QStringLiteral("-wal"));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray header = file.read(16);
+    if (header.size() < 16)
+        return 0;
+    const auto byte = [&header](int i) { return quint32(quint8(header[i])); };
+    return byte(12) << 24 | byte(13) << 16 | byte(14) << 8 | byte(15);
+}
+
 // Opens a store, recording the refusal as a test failure (then returns null).
 inline std::unique_ptr<SqliteStore> openStore(const QString &path, const SqliteStoreOptions &options = {})
 {
