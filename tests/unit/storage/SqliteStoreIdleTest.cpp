@@ -14,28 +14,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Context switches of the thread named `name` (its OS name, at most 15 bytes) in this process,
-// or -1 when no such thread exists.
-qint64 contextSwitchesOf(const QByteArray &name)
-{
-    const QDir tasks(QStringLiteral("/proc/self/task"));
-    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm(tasks.filePath(task + QStringLiteral("/comm")));
-        if (!comm.open(QIODevice::ReadOnly) || comm.readAll().trimmed() != name)
-            continue;
-        QFile status(tasks.filePath(task + QStringLiteral("/status")));
-        if (!status.open(QIODevice::ReadOnly))
-            return -1;
-        qint64 switches = 0;
-        for (const QByteArray &line : status.readAll().split('\n')) {
-            if (line.startsWith("voluntary_ctxt_switches") || line.startsWith("nonvoluntary_ctxt_switches"))
-                switches += line.mid(line.indexOf(':') + 1).trimmed().toLongLong();
-        }
-        return switches;
-    }
-    return -1;
-}
-
 TEST(SqliteStoreIdleTest, StorageThreadSleepsOnceItsWritesAreCommitted)
 {
     QTemporaryDir dir;

@@ -29,28 +29,6 @@ constexpr qint64 kFrameBytes = 4096 + 24;
 // reached 5.5 × kPages. Main's reached 16-22 × kPages back to back.
 constexpr int kBusyMachineBound = 2 * 4 * kPages;
 
-// Voluntary context switches (waits: for work, for the disk) of this process's thread named
-// `name`, or -1 when there is none. The involuntary ones depend on what else runs on the core.
-qint64 waitsOf(const QByteArray &name)
-{
-    const QDir tasks(QStringLiteral("/proc/self/task"));
-    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm(tasks.filePath(task + QStringLiteral("/comm")));
-        if (!comm.open(QIODevice::ReadOnly) || comm.readAll().trimmed() != name)
-            continue;
-        QFile status(tasks.filePath(task + QStringLiteral("/status")));
-        if (!status.open(QIODevice::ReadOnly))
-            return -1;
-        qint64 switches = 0;
-        for (const QByteArray &line : status.readAll().split('\n')) {
-            if (line.startsWith("voluntary_ctxt_switches"))
-                switches += line.mid(line.indexOf(':') + 1).trimmed().toLongLong();
-        }
-        return switches;
-    }
-    return -1;
-}
-
 // A logged request of about 1.5 KiB.
 StoredRequest bigRequest(int i)
 {
@@ -78,8 +56,8 @@ WalObservation logSteadily(const QString &path, bool backToBack)
         return seen;
     const QString wal = path + QStringLiteral("-wal");
     // The thread names itself once it runs.
-    EXPECT_TRUE(sy::test::waitUntil([] { return waitsOf("switchyard-ckpt") >= 0; }, 5s)) << "no checkpoint thread";
-    const qint64 switchesBefore = waitsOf("switchyard-ckpt");
+    EXPECT_TRUE(sy::test::waitUntil([] { return contextSwitchesOf("switchyard-ckpt", true) >= 0; }, 5s)) << "no checkpoint thread";
+    const qint64 switchesBefore = contextSwitchesOf("switchyard-ckpt", true);
     quint32 sequence = walCheckpointSequence(path);
     for (int i = 0; i < kRows; ++i) {
         store->appendRequest(bigRequest(i));
@@ -97,7 +75,7 @@ WalObservation logSteadily(const QString &path, bool backToBack)
         }
     }
     EXPECT_TRUE(store->flush());
-    seen.checkpointThreadWaits = waitsOf("switchyard-ckpt") - switchesBefore;
+    seen.checkpointThreadWaits = contextSwitchesOf("switchyard-ckpt", true) - switchesBefore;
     store.reset();
     RawDatabase check(path);
     EXPECT_EQ(check.count(QStringLiteral("request_log")), kRows);

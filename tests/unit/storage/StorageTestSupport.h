@@ -3,6 +3,7 @@
 // connection that looks at the database file directly, apart from the store under test.
 #include "storage/SqliteStore.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -45,6 +46,29 @@ inline QByteArray fileBytes(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Context switches of this process's thread named `name` (its OS name, at most 15 bytes), or -1
+// when there is none. `voluntaryOnly`: only its waits (for work, for the disk); the involuntary
+// ones depend on what else runs on the core.
+inline qint64 contextSwitchesOf(const QByteArray &name, bool voluntaryOnly = false)
+{
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(task + QStringLiteral("/comm")));
+        if (!comm.open(QIODevice::ReadOnly) || comm.readAll().trimmed() != name)
+            continue;
+        QFile status(tasks.filePath(task + QStringLiteral("/status")));
+        if (!status.open(QIODevice::ReadOnly))
+            return -1;
+        qint64 switches = 0;
+        for (const QByteArray &line : status.readAll().split('\n')) {
+            if (line.startsWith("voluntary_ctxt_switches") || (!voluntaryOnly && line.startsWith("nonvoluntary_ctxt_switches")))
+                switches += line.mid(line.indexOf(':') + 1).trimmed().toLongLong();
+        }
+        return switches;
+    }
+    return -1;
 }
 
 // The checkpoint sequence number in the header of `path`'s WAL (bytes 12-15, big-endian): SQLite
