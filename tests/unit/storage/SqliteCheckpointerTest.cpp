@@ -22,6 +22,7 @@ using namespace std::chrono_literals;
 using test::RawDatabase;
 
 constexpr int kBlobBytes = 40'000;  // about ten 4 KiB pages per transaction
+constexpr qint64 kFrameBytes = 4096 + 24;  // a WAL frame: its header and a page
 // A row of its own 4 KiB leaf page: a commit writes that page, its parents and page 1 (the size
 // of the database), and more when the leaves are rebalanced.
 constexpr int kRowBytes = 3'000;
@@ -34,7 +35,7 @@ constexpr int kOneCommitFrames = 8;  // more than one such commit ever writes
 // lock): the tests allow twice the bound (under the full suite on 2 cores: 6.7 times `pages`).
 qint64 acceptedWalBytes(const SqliteCheckpointer &checkpointer)
 {
-    return 32 + qint64(2 * checkpointer.hardBoundPages() + kOneCommitFrames) * (4096 + 24);
+    return 32 + qint64(2 * checkpointer.hardBoundPages() + kOneCommitFrames) * kFrameBytes;
 }
 
 class SqliteCheckpointerTest : public ::testing::Test {
@@ -110,7 +111,7 @@ int framesWrittenBy(const QString &path, int commits)
             return -1;
     }
     never.stop();
-    return int((QFileInfo(path + QStringLiteral("-wal")).size() - before) / (4096 + 24));
+    return int((QFileInfo(path + QStringLiteral("-wal")).size() - before) / kFrameBytes);
 }
 
 // Under commits that keep coming, the thread's checkpoint seldom ends between two of them, so the
@@ -170,7 +171,7 @@ TEST_F(SqliteCheckpointerTest, PastTheHardBoundTheWriterCopiesTheResidueAndTheWa
         }
     }
     checkpointer.stop();
-    EXPECT_LE(largestWal, acceptedWalBytes(checkpointer)) << largestWal / (4096 + 24) << " frames";
+    EXPECT_LE(largestWal, acceptedWalBytes(checkpointer)) << largestWal / kFrameBytes << " frames";
     EXPECT_GE(checkpointer.writerCheckpoints(), 1);
     // The WAL started over about once per bound's worth of frames, and so fell below `pages`
     // frames again each time.
@@ -193,9 +194,8 @@ TEST_F(SqliteCheckpointerTest, WhileWritesWaitTheResidueWaitsUntilTheBoundIsPass
     }
     checkpointer.stop();
     EXPECT_GE(checkpointer.writerCheckpoints(), 1);
-    const qint64 frameBytes = 4096 + 24;
-    EXPECT_GT(largestWal, 32 + checkpointer.hardBoundPages() * frameBytes) << "it did not wait";
-    EXPECT_LE(largestWal, acceptedWalBytes(checkpointer)) << largestWal / frameBytes << " frames";
+    EXPECT_GT(largestWal, 32 + checkpointer.hardBoundPages() * kFrameBytes) << "it did not wait";
+    EXPECT_LE(largestWal, acceptedWalBytes(checkpointer)) << largestWal / kFrameBytes << " frames";
     EXPECT_EQ(writer->scalar(QStringLiteral("PRAGMA integrity_check")), QStringLiteral("ok"));
 }
 
