@@ -9,7 +9,9 @@
 // the worker: a ledger entry is committed (with whatever was queued before it) before the call
 // returns, one transaction per entry. commitLedgerLater() does not wait: the worker commits the
 // queue as soon as it is free, all entries that arrived meanwhile in one transaction, and answers
-// each. In WAL mode with synchronous=NORMAL a commit appends to the WAL without an fsync.
+// each; that transaction leaves the queued request-log rows to the next flush (a charged answer
+// waits for it: fewer pages to write), so a row may be stored after a ledger entry queued after
+// it. In WAL mode with synchronous=NORMAL a commit appends to the WAL without an fsync.
 //
 // Durability: a committed write survives the process being killed (SIGKILL included); with
 // synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes

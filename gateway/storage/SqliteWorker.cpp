@@ -55,7 +55,7 @@ QString SqliteWorker::open(bool isNew)
     // Single-shot, armed only when there is work (see scheduleNext): an idle store never wakes.
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
-    connect(m_timer, &QTimer::timeout, this, &SqliteWorker::onTimer);
+    connect(m_timer, &QTimer::timeout, this, [this] { onWake(CommitScope::Everything); });
     // One first tick: commits what was queued before the open and starts the retention clock.
     m_timer->start(m_options.flushInterval);
     return {};
@@ -145,7 +145,7 @@ void SqliteWorker::close()
         return;
     if (!commitPending()) {
         std::lock_guard lock(m_mutex);
-        qCWarning(lcStorage) << "closing" << m_path << "with" << m_pending.size()
+        qCWarning(lcStorage) << "closing" << m_path << "with" << queuedLocked()
                              << "writes that could not be committed:" << m_stats.lastError;
     }
     closeConnection();
@@ -170,13 +170,16 @@ void SqliteWorker::enqueue(WriteOp op)
         if (std::holds_alternative<StoredRequest>(op)
             && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnings)) {
             m_stats.droppedRequests = m_backlog.dropped();
+        } else if (std::holds_alternative<StoredRequest>(op)) {
+            m_pendingRequests.push_back(std::move(op));
         } else {
             m_pending.push_back(std::move(op));
         }
-        if (m_pending.size() >= std::size_t(m_options.batchSize) && !m_wakePosted) {
+        const std::size_t queued = queuedLocked();
+        if (queued >= std::size_t(m_options.batchSize) && !m_wakePosted) {
             m_wakePosted = true;
             wake = true;
-        } else if (m_pending.size() == 1 && !m_armPosted) {
+        } else if (queued == 1 && !m_armPosted) {
             // The first write after a quiet spell: the timer may be stopped.
             m_armPosted = true;
             arm = true;
@@ -191,7 +194,7 @@ void SqliteWorker::enqueue(WriteOp op)
                              << "request-log rows since the last warning; the write queue holds at most"
                              << m_backlog.hardBound() << "(ledger entries are never dropped)";
     if (wake)
-        QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [this] { onWake(CommitScope::Everything); }, Qt::QueuedConnection);
     else if (arm)
         QMetaObject::invokeMethod(this, [this] { scheduleNext(); }, Qt::QueuedConnection);
 }
@@ -205,7 +208,7 @@ void SqliteWorker::enqueueCommit(StoredLedgerEntry entry, std::function<void(boo
     }
     // A commit already on its way takes this entry too; one running now leaves it to the next.
     if (wake)
-        QMetaObject::invokeMethod(this, [this] { onTimer(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [this] { onWake(CommitScope::Ledger); }, Qt::QueuedConnection);
 }
 
 void SqliteWorker::setRetention(RetentionPolicy policy)
@@ -229,7 +232,7 @@ void SqliteWorker::scheduleNext()
     {
         std::lock_guard lock(m_mutex);
         m_armPosted = false;
-        flushDue = !m_pending.empty() || m_retentionChanged;
+        flushDue = queuedLocked() > 0 || m_retentionChanged;
     }
     if (!m_timer)
         return;
@@ -255,19 +258,25 @@ StoreStats SqliteWorker::stats() const
 {
     std::lock_guard lock(m_mutex);
     StoreStats stats = m_stats;
-    stats.pendingWrites = m_pending.size() + m_inFlight;
+    stats.pendingWrites = queuedLocked() + m_inFlight;
     stats.pendingRequests = m_backlog.queued();
     return stats;
 }
 
-bool SqliteWorker::commitPending()
+bool SqliteWorker::commitPending(CommitScope scope)
 {
     std::vector<WriteOp> batch;
     std::vector<std::function<void(bool)>> answers;
     {
         std::lock_guard lock(m_mutex);
         m_wakePosted = false;
+        const bool everything = scope == CommitScope::Everything || queuedLocked() >= std::size_t(m_options.batchSize);
         batch.swap(m_pending);
+        if (everything) {
+            batch.insert(batch.end(), std::make_move_iterator(m_pendingRequests.begin()),
+                         std::make_move_iterator(m_pendingRequests.end()));
+            m_pendingRequests.clear();
+        }
         answers.swap(m_answers);
         m_inFlight = batch.size();
     }
@@ -287,7 +296,8 @@ bool SqliteWorker::commitPending()
         m_stats.lastError = *error;
         qCWarning(lcStorage) << "write of" << batch.size() << "items to" << m_path
                              << "failed and will be retried:" << *error;
-        // Back to the front, so the order of writes is kept.
+        // Back to the front, so the order of writes is kept (request-log rows taken by this
+        // commit go in front of the other writes: the next commit, whichever, takes them).
         batch.insert(batch.end(), std::make_move_iterator(m_pending.begin()),
                      std::make_move_iterator(m_pending.end()));
         m_pending = std::move(batch);
@@ -325,15 +335,15 @@ bool SqliteWorker::commitPending()
     return true;  // items queued meanwhile by other threads belong to the next commit
 }
 
-void SqliteWorker::onTimer()
+void SqliteWorker::onWake(CommitScope scope)
 {
-    commitPending();
+    commitPending(scope);
     // After the commit's answers went out, so none waits for it (SqliteCheckpointer.h).
     if (m_checkpointer) {
         bool queueEmpty = false;
         {
             std::lock_guard lock(m_mutex);
-            queueEmpty = m_pending.empty();
+            queueEmpty = m_pending.empty();  // request-log rows wait for the flush anyway
         }
         m_checkpointer->checkpointResidueIfDue(queueEmpty);
     }

@@ -40,8 +40,9 @@ public:
     // Any thread: queue a write; wakes the worker when batchSize items are waiting. A
     // request-log row beyond twice maxQueuedRequests is dropped (counted) instead.
     void enqueue(WriteOp op);
-    // Any thread: queue a ledger entry and have the queue committed soon, in one transaction with
-    // whatever else is queued by then; `answered(committed)` runs on the storage thread after it.
+    // Any thread: queue a ledger entry and have it committed soon, in one transaction with the
+    // other writes queued by then but the request-log rows (CommitScope::Ledger);
+    // `answered(committed)` runs on the storage thread after it.
     void enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered);
     // Any thread.
     void setRetention(RetentionPolicy policy);
@@ -49,9 +50,15 @@ public:
     // Any thread, lock-free: Store::requestLogFull().
     std::optional<quint64> requestLogFull() const { return m_backlog.full(); }
 
-    // Commits everything queued so far in one transaction. False when that transaction failed
-    // (its items are queued again, in front).
-    bool commitPending();
+    // What a commit takes from the queue. A commit that answers wait for (a charged client
+    // answer waits for its charge: service/AttemptLoop.cpp) leaves the request-log rows queued,
+    // so its transaction writes the ledger's pages and not also each row and its four index
+    // pages: the rows follow at the flush, many to a transaction. With batchSize items queued it
+    // takes everything.
+    enum class CommitScope { Everything, Ledger };
+    // Commits what `scope` takes of the queue in one transaction. False when that transaction
+    // failed (its items are queued again, in front).
+    bool commitPending(CommitScope scope = CommitScope::Everything);
     // Applies the retention policy now; returns the number of requests deleted.
     int applyRetentionNow();
 
@@ -74,7 +81,9 @@ private:
     std::optional<QString> validateExisting();
     std::optional<QString> openReadWrite();
     void closeConnection();
-    void onTimer();
+    // A flush (the timer, batchSize) or a ledger commit's wake: the commit, then the WAL's
+    // residue, retention and the next tick.
+    void onWake(CommitScope scope);
     // Arms the single-shot timer for the next work: a flush when writes or a retention change
     // wait, else the retention pass that writes since the last one make due; else leaves it
     // stopped.
@@ -86,11 +95,15 @@ private:
     const SqliteStoreOptions m_options;
     const QString m_connectionName;  // unique per worker
 
+    // Under m_mutex: the writes queued in both queues.
+    std::size_t queuedLocked() const { return m_pending.size() + m_pendingRequests.size(); }
+
     mutable std::mutex m_mutex;  // guards the members up to m_retention
-    std::vector<WriteOp> m_pending;
+    std::vector<WriteOp> m_pending;          // in order: ledger entries, configuration, meta values
+    std::vector<WriteOp> m_pendingRequests;  // in order: request-log rows (StoredRequest)
     std::vector<std::function<void(bool)>> m_answers;  // of enqueueCommit(), for the next commit
-    std::size_t m_inFlight = 0;  // items taken from m_pending by the running commit
-    RequestLogBacklog m_backlog;  // request-log rows in m_pending and in the running commit
+    std::size_t m_inFlight = 0;  // items taken from the queues by the running commit
+    RequestLogBacklog m_backlog;  // request-log rows queued and in the running commit
     bool m_wakePosted = false;
     bool m_armPosted = false;   // a scheduleNext() is on its way to the storage thread
     StoreStats m_stats;

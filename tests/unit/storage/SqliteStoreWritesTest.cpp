@@ -1,8 +1,9 @@
 // Writes are queued and committed by the storage thread: on flush(), within the flush interval, as
 // soon as a batch is full, many items in one transaction; a ledger entry by commitLedger() is in
-// the file when the call returns; a charge is booked once per request id without failing its
-// batch; several threads may write at once; runs of requests in multi-row statements keep the
-// queue's order.
+// the file when the call returns; one by commitLedgerLater() is in the file when it is answered,
+// without the request-log rows queued before it (they follow at the flush) unless a batch is
+// full; a charge is booked once per request id without failing its batch; several threads may
+// write at once; runs of requests in multi-row statements keep the queue's order.
 #include "StorageTestSupport.h"
 
 #include "storage/SqliteWrites.h"
@@ -10,6 +11,7 @@
 
 #include <QTemporaryDir>
 
+#include <optional>
 #include <thread>
 
 namespace sy::storage::test {
@@ -89,7 +91,8 @@ TEST(SqliteStoreWritesTest, ManyAppendsCommitInOneTransaction)
 }
 
 // Runs of requests go in kRequestsPerInsert rows per statement: a later row of an id replaces an
-// earlier one inside a run and across runs, and a ledger entry between requests splits a run.
+// earlier one inside a run and across runs, and a ledger entry queued between requests goes in the
+// same transaction.
 TEST(SqliteStoreWritesTest, RunsOfRequestsKeepTheLastWriteOfEachIdAndTheOrderOfTheQueue)
 {
     QTemporaryDir dir;
@@ -209,6 +212,52 @@ TEST(SqliteStoreWritesTest, CommitLedgerIsInTheFileWhenItReturnsWithWhatWasQueue
     // Already stored (the same sequence): reported as committed, stored once.
     EXPECT_TRUE(store->commitLedger(charge(1, QStringLiteral("req_1"))));
     EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
+}
+
+// The answer a client waits for waits for this commit: it writes the ledger's pages only.
+TEST(SqliteStoreWritesTest, CommitLedgerLaterLeavesTheQueuedRequestLogRowsToTheFlush)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto store = openStore(path, manualOptions());
+    ASSERT_TRUE(store);
+    RawDatabase raw(path);
+    store->appendRequest(request("req_1", baseTime()));
+    store->setMeta(QStringLiteral("note"), QStringLiteral("queued before the charge"));
+    QObject context;
+    std::optional<bool> answer;
+    store->commitLedgerLater(charge(1, QStringLiteral("req_1")), &context, [&answer](bool committed) { answer = committed; });
+    ASSERT_TRUE(sy::test::waitUntil([&] { return answer.has_value(); }, 5s));
+    EXPECT_TRUE(*answer);
+    EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
+    EXPECT_EQ(store->stats().transactions, 1u);
+    EXPECT_EQ(store->stats().pendingWrites, 1u);  // the request-log row
+    EXPECT_EQ(raw.count(QStringLiteral("request_log")), 0);
+    EXPECT_EQ(raw.count(QStringLiteral("meta WHERE key = 'note'")), 1);  // other writes went with it
+
+    ASSERT_TRUE(store->flush());
+    EXPECT_EQ(raw.count(QStringLiteral("request_log")), 1);
+    EXPECT_EQ(store->stats().pendingWrites, 0u);
+}
+
+TEST(SqliteStoreWritesTest, CommitLedgerLaterTakesEverythingWhenABatchIsFull)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("switchyard.db"));
+    auto store = openStore(path, manualOptions(3));
+    ASSERT_TRUE(store);
+    RawDatabase raw(path);
+    store->appendRequest(request("req_1", baseTime()));
+    store->appendRequest(request("req_2", baseTime().addSecs(1)));
+    QObject context;
+    std::optional<bool> answer;
+    store->commitLedgerLater(charge(1, QStringLiteral("req_1")), &context, [&answer](bool committed) { answer = committed; });
+    ASSERT_TRUE(sy::test::waitUntil([&] { return answer.has_value(); }, 5s));
+    EXPECT_TRUE(*answer);
+    EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
+    EXPECT_EQ(raw.count(QStringLiteral("request_log")), 2);
+    EXPECT_EQ(store->stats().pendingWrites, 0u);
+    EXPECT_EQ(store->stats().transactions, 1u);
 }
 
 TEST(SqliteStoreWritesTest, CommitLedgerReportsAFailedCommitAndKeepsTheEntryQueued)
