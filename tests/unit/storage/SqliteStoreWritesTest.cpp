@@ -214,6 +214,16 @@ TEST(SqliteStoreWritesTest, CommitLedgerIsInTheFileWhenItReturnsWithWhatWasQueue
     EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
 }
 
+// commitLedgerLater() and the answer it posts to this thread; nullopt when none came in 5 s.
+std::optional<bool> commitLaterAndWait(SqliteStore &store, StoredLedgerEntry entry)
+{
+    QObject context;
+    std::optional<bool> answer;
+    store.commitLedgerLater(std::move(entry), &context, [&answer](bool committed) { answer = committed; });
+    sy::test::waitUntil([&] { return answer.has_value(); }, 5s);
+    return answer;
+}
+
 // The answer a client waits for waits for this commit: it writes the ledger's pages only.
 TEST(SqliteStoreWritesTest, CommitLedgerLaterLeavesTheQueuedRequestLogRowsToTheFlush)
 {
@@ -224,11 +234,7 @@ TEST(SqliteStoreWritesTest, CommitLedgerLaterLeavesTheQueuedRequestLogRowsToTheF
     RawDatabase raw(path);
     store->appendRequest(request("req_1", baseTime()));
     store->setMeta(QStringLiteral("note"), QStringLiteral("queued before the charge"));
-    QObject context;
-    std::optional<bool> answer;
-    store->commitLedgerLater(charge(1, QStringLiteral("req_1")), &context, [&answer](bool committed) { answer = committed; });
-    ASSERT_TRUE(sy::test::waitUntil([&] { return answer.has_value(); }, 5s));
-    EXPECT_TRUE(*answer);
+    EXPECT_EQ(commitLaterAndWait(*store, charge(1, QStringLiteral("req_1"))), true);
     EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
     EXPECT_EQ(store->stats().transactions, 1u);
     EXPECT_EQ(store->stats().pendingWrites, 1u);  // the request-log row
@@ -249,11 +255,7 @@ TEST(SqliteStoreWritesTest, CommitLedgerLaterTakesEverythingWhenABatchIsFull)
     RawDatabase raw(path);
     store->appendRequest(request("req_1", baseTime()));
     store->appendRequest(request("req_2", baseTime().addSecs(1)));
-    QObject context;
-    std::optional<bool> answer;
-    store->commitLedgerLater(charge(1, QStringLiteral("req_1")), &context, [&answer](bool committed) { answer = committed; });
-    ASSERT_TRUE(sy::test::waitUntil([&] { return answer.has_value(); }, 5s));
-    EXPECT_TRUE(*answer);
+    EXPECT_EQ(commitLaterAndWait(*store, charge(1, QStringLiteral("req_1"))), true);
     EXPECT_EQ(raw.count(QStringLiteral("ledger")), 1);
     EXPECT_EQ(raw.count(QStringLiteral("request_log")), 2);
     EXPECT_EQ(store->stats().pendingWrites, 0u);
