@@ -343,7 +343,7 @@ void SqliteWorker::onWake(CommitScope scope)
         bool queueEmpty = false;
         {
             std::lock_guard lock(m_mutex);
-            queueEmpty = m_pending.empty();  // request-log rows wait for the flush anyway
+            queueEmpty = queuedLocked() == 0;
         }
         m_checkpointer->checkpointResidueIfDue(queueEmpty);
     }
