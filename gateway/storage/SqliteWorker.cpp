@@ -167,10 +167,10 @@ void SqliteWorker::enqueue(WriteOp op)
     RequestLogBacklog::Warnings warnings;
     {
         std::lock_guard lock(m_mutex);
-        if (std::holds_alternative<StoredRequest>(op)
-            && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnings)) {
+        const bool isRequest = std::holds_alternative<StoredRequest>(op);
+        if (isRequest && !m_backlog.admit(RequestLogBacklog::Clock::now(), warnings)) {
             m_stats.droppedRequests = m_backlog.dropped();
-        } else if (std::holds_alternative<StoredRequest>(op)) {
+        } else if (isRequest) {
             m_pendingRequests.push_back(std::move(op));
         } else {
             m_pending.push_back(std::move(op));

@@ -41,9 +41,10 @@ public:
     // The same commit without the wait: queues `entry` behind everything queued so far and has
     // the store's thread commit the queue as soon as it can — entries queued meanwhile go in the
     // same transaction (a group commit; a store may leave queued request-log rows to its next
-    // flush, which then follow entries queued after them) — then runs `done(committed)` on `context`'s thread,
-    // where `committed` means what commitLedger() returns. A failed transaction answers false and
-    // keeps the items queued, as commitLedger(). The answer is an event posted to `context`:
+    // flush, which then follow entries queued after them) — then runs `done(committed)` on
+    // `context`'s thread, where `committed` means what commitLedger() returns. A failed
+    // transaction answers false and keeps the items queued, as commitLedger(). The answer is an
+    // event posted to `context`:
     // every answer is posted by the time a flush() that started after this call returns, so
     // `context` must live until such a flush() (its destruction then drops answers not yet run).
     // The default commits synchronously and answers within this call.
