@@ -344,6 +344,8 @@ void SqliteWorker::onWake(CommitScope scope)
         {
             std::lock_guard lock(m_mutex);
             queueEmpty = queuedLocked() == 0;
+            // As of this commit (a checkpoint still running is counted after the next one).
+            m_stats.walCheckpoints = quint64(m_checkpointer->checkpoints() + m_checkpointer->writerCheckpoints());
         }
         m_checkpointer->checkpointResidueIfDue(queueEmpty);
     }

@@ -107,6 +107,7 @@ struct StoreStats {
     quint64 pendingWrites = 0;         // enqueued, not yet committed
     quint64 pendingRequests = 0;       // of which request-log rows
     quint64 droppedRequests = 0;       // request-log rows not queued: the queue held its bound
+    quint64 walCheckpoints = 0;        // SQLite: WAL checkpoints run (its thread's and the writer's)
     QString lastError;                 // the last database error, empty if none
 };
 
