@@ -95,11 +95,12 @@ void expectBounded(const WalObservation &seen, int boundPages)
     // indexes), so ≥ 7,500 frames: the WAL started over several times, each time from below
     // checkpointPages frames.
     EXPECT_GE(seen.restarts, kRows * 5 / (boundPages + kOneTransaction) - 1);
-    // One checkpoint per kPages frames of growth, about 50 here, and one residue copy by the
-    // writer now and then; not one per commit (a checkpoint asked for each commit ran 470-620
-    // times back to back, 120-150 times with the commits 1 ms apart).
+    // One checkpoint per kPages frames of growth and one residue copy by the writer now and
+    // then: 42-52 here. Not one per commit: a checkpoint asked for each commit ran 470-830 times
+    // back to back, and 97-155 times with the commits 1 ms apart (requests that come while one
+    // runs make one more, and each takes a few ms of fsyncs).
     EXPECT_GE(seen.checkpoints, 1u);
-    EXPECT_LE(seen.checkpoints, quint64(kRows / 15)) << "of " << kRows << " commits";
+    EXPECT_LE(seen.checkpoints, quint64(kRows / 20)) << "of " << kRows << " commits";
     // The thread sleeps between its checkpoints: it is not woken by each commit. Each checkpoint
     // waits a few times (for the request, the lock, its two fsyncs, each waiting for the disk's
     // flush, an inode write and pages still under writeback), so how often depends on the disk:
