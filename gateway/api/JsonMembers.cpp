@@ -1,6 +1,8 @@
 #include "api/JsonMembers.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace sy::api {
 
@@ -13,17 +15,35 @@ qsizetype skipSpace(QByteArrayView s, qsizetype i)
     return i;
 }
 
-// Past the string starting at s[i] == '"'; -1 when unterminated.
+// Past the string starting at s[i] == '"'; -1 when unterminated. memchr finds each candidate
+// quote; it ends the string when the run of backslashes right before it is even (the run cannot
+// start inside an escape: the character before it is no backslash, and the opening quote bounds it).
 qsizetype skipString(QByteArrayView s, qsizetype i)
 {
-    for (++i; i < s.size(); ++i) {
-        if (s[i] == '\\')
-            ++i;
-        else if (s[i] == '"')
-            return i + 1;
+    const char *const data = s.data();
+    const char *p = data + i + 1;
+    const char *const end = data + s.size();
+    while (p < end) {
+        const auto *quote = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
+        if (!quote)
+            return -1;
+        const char *back = quote;
+        while (back[-1] == '\\')
+            --back;
+        if ((quote - back) % 2 == 0)
+            return quote + 1 - data;
+        p = quote + 1;
     }
     return -1;
 }
+
+// The bytes a container's scan stops at; everything else is skipped in a tight loop.
+constexpr std::array<bool, 256> kStructural = [] {
+    std::array<bool, 256> table{};
+    for (const unsigned char c : {'"', '{', '}', '[', ']'})
+        table[c] = true;
+    return table;
+}();
 
 // Past the value starting at s[i]; -1 when malformed or cut short.
 qsizetype skipValue(QByteArrayView s, qsizetype i)
@@ -33,9 +53,15 @@ qsizetype skipValue(QByteArrayView s, qsizetype i)
     if (s[i] == '"')
         return skipString(s, i);
     if (s[i] == '{' || s[i] == '[') {
+        const char *const data = s.data();
+        const qsizetype n = s.size();
         int depth = 0;
-        for (; i < s.size(); ++i) {
-            const char c = s[i];
+        for (; i < n; ++i) {
+            while (i < n && !kStructural[static_cast<unsigned char>(data[i])])
+                ++i;
+            if (i == n)
+                break;
+            const char c = data[i];
             if (c == '"') {
                 i = skipString(s, i);
                 if (i < 0)
@@ -43,9 +69,8 @@ qsizetype skipValue(QByteArrayView s, qsizetype i)
                 --i;
             } else if (c == '{' || c == '[') {
                 ++depth;
-            } else if (c == '}' || c == ']') {
-                if (--depth == 0)
-                    return i + 1;
+            } else if (--depth == 0) {
+                return i + 1;
             }
         }
         return -1;

@@ -6,7 +6,9 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <functional>
 #include <gtest/gtest.h>
+#include <random>
 
 using namespace sy;
 
@@ -47,6 +49,61 @@ TEST(JsonMembersTest, RefusesWhatIsNotAWholeObject)
     for (const char *bad : {"", "[]", "{not json", R"({"a":1)", R"({"a" 1})", R"({"a":"unterminated})", R"({"a":1} trailing)", "{,}"})
         EXPECT_FALSE(api::topLevelMembers(QByteArray(bad))) << bad;
     EXPECT_TRUE(api::topLevelMembers(QByteArray("{}")));
+}
+
+// Random objects whose strings are full of what the scanner must step over: escaped quotes,
+// runs of backslashes before a quote, brackets and braces, \u escapes. Each member the scanner
+// finds must be the member a full parser finds, and every cut-short prefix must be refused.
+TEST(JsonMembersTest, MatchesAFullParserOnStringsWithBackslashRunsAndBrackets)
+{
+    std::mt19937 rng(20261203);
+    const auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+    const auto randomString = [&] {
+        static const char *pieces[] = {"a", "b c", "\\\"", "\\\\", "\\\\\\\"", "\\\\\\\\", "{", "}", "[", "]",
+                                       ",", ":", "\\n", "\\u0041", "\\/", "caf\xc3\xa9", "\\\\\\\\\\\\"};
+        QByteArray out = "\"";
+        for (int n = pick(12); n > 0; --n)
+            out += pieces[pick(std::size(pieces))];
+        return out + "\"";
+    };
+    std::function<QByteArray(int)> randomValue = [&](int depth) -> QByteArray {
+        switch (depth > 3 ? pick(3) : pick(5)) {
+        case 0: return randomString();
+        case 1: return QByteArray::number(pick(2000) - 1000) + (pick(2) ? ".5e1" : "");
+        case 2: return pick(2) ? "true" : "null";
+        case 3: {
+            QByteArray out = "[";
+            for (int n = pick(4); n > 0; --n)
+                out += randomValue(depth + 1) + (n > 1 ? ", " : "");
+            return out + "]";
+        }
+        default: {
+            QByteArray out = "{";
+            for (int n = pick(4); n > 0; --n)
+                out += randomString() + ":" + randomValue(depth + 1) + (n > 1 ? "," : "");
+            return out + "}";
+        }
+        }
+    };
+    for (int round = 0; round < 2000; ++round) {
+        QByteArray json = "{";
+        const int count = 1 + pick(5);
+        for (int n = 0; n < count; ++n)
+            json += (n ? ", " : " ") + QByteArray("\"k") + QByteArray::number(n) + "\" : " + randomValue(0);
+        json += "}";
+        const QJsonObject expected = parsed(json);
+        const auto members = api::topLevelMembers(json);
+        ASSERT_TRUE(members) << json.constData();
+        ASSERT_EQ(members->size(), size_t(count)) << json.constData();
+        for (int n = 0; n < count; ++n) {
+            const api::JsonMember &m = (*members)[size_t(n)];
+            EXPECT_EQ(m.key, "k" + QByteArray::number(n)) << json.constData();
+            const QByteArray wrapped = "{\"v\":" + api::memberValue(json, m).toByteArray() + "}";
+            EXPECT_EQ(parsed(wrapped).value("v"), expected.value("k" + QString::number(n))) << json.constData();
+        }
+        for (qsizetype cut = 0; cut < json.size(); ++cut)
+            ASSERT_FALSE(api::topLevelMembers(QByteArrayView(json).first(cut))) << json.first(cut).constData();
+    }
 }
 
 TEST(JsonMembersTest, JsonStringEscapesQuotesBackslashesAndControls)
