@@ -20,7 +20,7 @@ bool HttpRequest::hasHeader(QByteArrayView name) const
     return false;
 }
 
-QByteArray reasonPhrase(int status)
+QByteArrayView reasonPhraseView(int status)
 {
     switch (status) {
     case 200: return "OK";
@@ -47,6 +47,11 @@ QByteArray reasonPhrase(int status)
     case 504: return "Gateway Timeout";
     default: return "Unknown";
     }
+}
+
+QByteArray reasonPhrase(int status)
+{
+    return reasonPhraseView(status).toByteArray();
 }
 
 } // namespace sy::http

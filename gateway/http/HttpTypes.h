@@ -31,5 +31,7 @@ struct HttpRequest {
 
 // Standard reason phrase for a status code ("Not Found"); "Unknown" for codes it does not know.
 QByteArray reasonPhrase(int status);
+// The same, as a view of static text.
+QByteArrayView reasonPhraseView(int status);
 
 } // namespace sy::http

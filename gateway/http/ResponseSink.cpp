@@ -3,41 +3,75 @@
 #include "http/HttpConnection.h"
 
 #include <QMetaObject>
+#include <charconv>
+#include <cstring>
 
 namespace sy::http {
 
 namespace {
 
-QByteArray statusAndHeaders(QByteArrayView version, int status, const HeaderList &headers,
-                            const HeaderList &extra, const QByteArray &framing)
+// The most a chunk adds around its data: the size in hex and two line ends.
+constexpr qsizetype kChunkFraming = 16 + 4;
+
+// Copies `bytes` to `at`; returns the position after them.
+char *put(char *at, QByteArrayView bytes)
 {
-    QByteArray out;
-    out.reserve(256);
-    out += version;
-    out += ' ';
-    out += QByteArray::number(status);
-    out += ' ';
-    out += reasonPhrase(status);
-    out += "\r\n";
-    for (const auto &[name, value] : extra) {
-        out += name;
-        out += ": ";
-        out += value;
-        out += "\r\n";
-    }
+    if (bytes.isEmpty())
+        return at;  // an empty view may have no data pointer at all
+    std::memcpy(at, bytes.data(), size_t(bytes.size()));
+    return at + bytes.size();
+}
+
+// Framing is ours alone: a handler-supplied length or encoding would corrupt the stream.
+bool isFraming(const QByteArray &name)
+{
+    return name.compare("content-length", Qt::CaseInsensitive) == 0
+        || name.compare("transfer-encoding", Qt::CaseInsensitive) == 0
+        || name.compare("connection", Qt::CaseInsensitive) == 0;
+}
+
+// The status line, `extra` and `headers` (framing headers left out), `framing`, the blank line and
+// `body`, built in one allocation of the exact size (with room for `spare` more bytes after it).
+QByteArray statusAndHeaders(QByteArrayView version, int status, const HeaderList &headers,
+                            const HeaderList &extra, QByteArrayView framing, QByteArrayView body = {},
+                            qsizetype spare = 0)
+{
+    char code[12];
+    const QByteArrayView codeText(code, std::to_chars(code, code + sizeof code, status).ptr - code);
+    const QByteArrayView reason = reasonPhraseView(status);
+    qsizetype size = version.size() + 1 + codeText.size() + 1 + reason.size() + 2;
+    for (const auto &[name, value] : extra)
+        size += name.size() + 2 + value.size() + 2;
     for (const auto &[name, value] : headers) {
-        // Framing is ours alone: a handler-supplied length or encoding would corrupt the stream.
-        if (name.compare("content-length", Qt::CaseInsensitive) == 0
-            || name.compare("transfer-encoding", Qt::CaseInsensitive) == 0
-            || name.compare("connection", Qt::CaseInsensitive) == 0)
-            continue;
-        out += name;
-        out += ": ";
-        out += value;
-        out += "\r\n";
+        if (!isFraming(name))
+            size += name.size() + 2 + value.size() + 2;
     }
-    out += framing;
-    out += "\r\n";
+    size += framing.size() + 2 + body.size();
+    QByteArray out;
+    out.reserve(size + spare);
+    out.resize(size);
+    char *at = put(out.data(), version);
+    *at++ = ' ';
+    at = put(at, codeText);
+    *at++ = ' ';
+    at = put(at, reason);
+    at = put(at, "\r\n");
+    const auto putHeader = [&at](const QByteArray &name, const QByteArray &value) {
+        at = put(at, name);
+        at = put(at, ": ");
+        at = put(at, value);
+        at = put(at, "\r\n");
+    };
+    for (const auto &[name, value] : extra)
+        putHeader(name, value);
+    for (const auto &[name, value] : headers) {
+        if (!isFraming(name))
+            putHeader(name, value);
+    }
+    at = put(at, framing);
+    at = put(at, "\r\n");
+    at = put(at, body);
+    Q_ASSERT(at == out.constData() + out.size());
     return out;
 }
 
@@ -86,16 +120,18 @@ void ResponseSink::respond(int status, const HeaderList &headers, const QByteArr
     if (m_begun || !isOpen())
         return;
     m_begun = true;
-    QByteArray framing = "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    char framing[64];
+    char *at = put(framing, "Content-Length: ");
+    at = std::to_chars(at, framing + sizeof framing, body.size()).ptr;
+    at = put(at, "\r\n");
     // A 1.0 client keeps the connection only when it asked; the answer says which it got.
     const bool close = m_closeAfter || (m_http10 && !m_keepAlive10);
     if (m_http10)
-        framing += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n";
+        at = put(at, close ? QByteArrayView("Connection: close\r\n") : QByteArrayView("Connection: keep-alive\r\n"));
     else if (close)
-        framing += "Connection: close\r\n";
-    QByteArray out = statusAndHeaders(m_http10 ? "HTTP/1.0" : "HTTP/1.1", status, headers,
-                                      m_extraHeaders, framing);
-    out += body;
+        at = put(at, "Connection: close\r\n");
+    const QByteArray out = statusAndHeaders(m_http10 ? "HTTP/1.0" : "HTTP/1.1", status, headers, m_extraHeaders,
+                                            QByteArrayView(framing, at - framing), body);
     writeRaw(out);
     endResponse(close ? Ending::Close : Ending::Normal);
 }
@@ -106,10 +142,11 @@ void ResponseSink::begin(int status, const HeaderList &headers, const QByteArray
         return;
     m_begun = true;
     // HTTP/1.0 knows no chunked coding: the body runs until the connection closes.
-    QByteArray out = m_http10 ? statusAndHeaders("HTTP/1.0", status, headers, m_extraHeaders, "Connection: close\r\n")
+    const qsizetype chunk = first.size() + kChunkFraming;
+    QByteArray out = m_http10 ? statusAndHeaders("HTTP/1.0", status, headers, m_extraHeaders, "Connection: close\r\n", {}, chunk)
                               : statusAndHeaders("HTTP/1.1", status, headers, m_extraHeaders,
                                                  m_closeAfter ? "Transfer-Encoding: chunked\r\nConnection: close\r\n"
-                                                              : "Transfer-Encoding: chunked\r\n");
+                                                              : "Transfer-Encoding: chunked\r\n", {}, chunk);
     appendChunk(out, first);
     writeRaw(out);
 }
@@ -119,7 +156,7 @@ void ResponseSink::write(const QByteArray &data)
     if (!m_begun || data.isEmpty() || !isOpen())
         return;
     QByteArray out;
-    out.reserve(data.size() + 12);
+    out.reserve(data.size() + kChunkFraming);
     appendChunk(out, data);
     writeRaw(out);
 }
@@ -132,10 +169,14 @@ void ResponseSink::appendChunk(QByteArray &out, const QByteArray &data) const
         out += data;
         return;
     }
-    out += QByteArray::number(data.size(), 16);
-    out += "\r\n";
-    out += data;
-    out += "\r\n";
+    char size[20];
+    const char *sizeEnd = std::to_chars(size, size + sizeof size, data.size(), 16).ptr;
+    const qsizetype at = out.size();
+    out.resize(at + (sizeEnd - size) + 2 + data.size() + 2);
+    char *to = put(out.data() + at, QByteArrayView(size, sizeEnd - size));
+    to = put(to, "\r\n");
+    to = put(to, data);
+    put(to, "\r\n");
 }
 
 void ResponseSink::finish()

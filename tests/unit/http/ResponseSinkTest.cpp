@@ -183,6 +183,41 @@ TEST_F(ResponseSinkTest, AbortBeforeBeginClosesWithoutAnyResponse)
     EXPECT_TRUE(client.received().isEmpty()) << client.received().toStdString();
 }
 
+// The bytes on the wire, not only what a parser makes of them: the status line, the handler's
+// headers as given, our framing (the handler's own framing headers dropped), the chunk sizes in hex.
+TEST_F(ResponseSinkTest, WireBytesOfAWholeAnswerAndOfAChunkedStream)
+{
+    front->route("GET", "/framed", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        sink->respond(404, {{"content-length", "1"}, {"X-A", "a b"}, {"Connection", "close"}}, "nothing");
+    });
+    RawHttpClient whole(port);
+    ASSERT_TRUE(whole.connected());
+    whole.send(buildRequest("GET", "/framed", port));
+    ASSERT_TRUE(whole.readResponse());
+    const QByteArray head = whole.received().left(whole.received().indexOf("\r\n\r\n") + 4);
+    EXPECT_TRUE(head.startsWith("HTTP/1.1 404 Not Found\r\n")) << head.toStdString();
+    EXPECT_TRUE(head.contains("\r\nX-A: a b\r\n")) << head.toStdString();
+    EXPECT_TRUE(head.endsWith("\r\nContent-Length: 7\r\n\r\n")) << head.toStdString();
+    EXPECT_EQ(head.count("ontent-"), 1) << head.toStdString();
+    EXPECT_FALSE(head.contains("onnection")) << head.toStdString();
+    EXPECT_TRUE(whole.received().endsWith("\r\n\r\nnothing"));
+
+    RawHttpClient stream(port);
+    ASSERT_TRUE(stream.connected());
+    stream.send(buildRequest("GET", "/stream", port));
+    ASSERT_TRUE(stream.readResponse());
+    const QByteArray raw = stream.received();
+    EXPECT_TRUE(raw.startsWith("HTTP/1.1 200 OK\r\n")) << raw.left(200).toStdString();
+    EXPECT_TRUE(raw.contains("\r\nContent-Type: text/event-stream\r\n")) << raw.left(200).toStdString();
+    const QByteArray body = "Transfer-Encoding: chunked\r\n\r\n"
+                            "17\r\ndata: {\"delta\":\"Hel\"}\n\n\r\n"
+                            "16\r\ndata: {\"delta\":\"lo\"}\n\n\r\n"
+                            "1388\r\n" + QByteArray(5000, 'z') + "\r\n"
+                            "e\r\ndata: [DONE]\n\n\r\n"
+                            "0\r\n\r\n";
+    EXPECT_TRUE(raw.endsWith("\r\n" + body)) << raw.left(300).toStdString();
+}
+
 TEST_F(ResponseSinkTest, AbortAfterBeginCutsTheBodyShort)
 {
     front->route("GET", "/cut", [](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
