@@ -101,7 +101,7 @@ TEST_F(CrashSafetyTest, KilledUnderLoadRestartsWithEveryChargeExactlyOnce)
     const QDateTime windowStart = killedAt.addMSecs(-kUncommittedWindowMs);
     qint64 charges = 0;
     QSet<QString> charged;
-    const QJsonArray ledger = adminList("/admin/ledger");
+    const QJsonArray ledger = wholeLedger();
     for (const QJsonValue &value : ledger) {
         const QJsonObject entry = value.toObject();
         ASSERT_EQ(entry.value("kind").toString(), "charge");

@@ -83,6 +83,22 @@ QJsonObject ProcessFixture::adminObject(const QByteArray &path)
     return client->json();
 }
 
+QJsonArray ProcessFixture::wholeLedger()
+{
+    QJsonArray all;
+    qint64 after = 0;
+    for (int pages = 0; pages < 1'000; ++pages) {
+        const QJsonArray page = adminList("/admin/ledger?after=" + QByteArray::number(after));
+        if (page.isEmpty())
+            return all;
+        for (const QJsonValue &entry : page)
+            all.append(entry);
+        after = page.last().toObject().value("sequence").toInteger();
+    }
+    ADD_FAILURE() << "the ledger did not end within 1,000 pages";
+    return all;
+}
+
 QByteArray ProcessFixture::chatBody(bool stream)
 {
     const QJsonObject body{{"model", kProcessModel},
