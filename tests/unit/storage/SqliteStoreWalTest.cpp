@@ -26,8 +26,9 @@ constexpr qint64 kFrameBytes = 4096 + 24;
 // bound (4 × kPages) and a few commits (5 × kPages back to back); on a busy one the thread's last
 // checkpoint before the bound, at its low priority, may end late, and the writer cannot copy the
 // residue while it runs (it holds the checkpoint lock): under the full suite on 2 cores the WAL
-// reached 5.5 × kPages. Main's reached 16-22 × kPages back to back.
-constexpr int kBusyMachineBound = 2 * 4 * kPages;
+// reached 5.5 × kPages, 8.5 × in a Release build (a faster writer against the same disk). The
+// storage code before the checkpointer's bound reached 16-22 × kPages back to back.
+constexpr int kBusyMachineBound = 3 * 4 * kPages;
 
 // A logged request of about 1.5 KiB.
 StoredRequest bigRequest(int i)
