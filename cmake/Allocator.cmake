@@ -1,7 +1,7 @@
 # SWITCHYARD_MIMALLOC links the programs (the gateway, the desktop app) with mimalloc, which then
 # serves every malloc and free of the process, Qt's and libcurl's included. A request allocates
 # and frees about 200 blocks; with glibc's allocator that was 17 % of the gateway thread's
-# instructions (docs/benchmarks/throughput.md, "2026-12-03, the allocator").
+# instructions (docs/benchmarks/allocator.md).
 # Sanitizer builds keep the sanitizer's own allocator.
 option(SWITCHYARD_MIMALLOC "Link the programs with mimalloc (Debian: libmimalloc-dev)" ON)
 
@@ -17,7 +17,8 @@ else()
 endif()
 
 # Links a program with mimalloc: its libraries come before the C library, so its malloc is the one
-# every library of the process binds to.
+# every library of the process binds to. --no-as-needed keeps it linked although no object of the
+# program names one of its own symbols.
 function(switchyard_allocator target)
   if(SWITCHYARD_MIMALLOC_LIBRARY)
     target_link_libraries(${target} PRIVATE ${SWITCHYARD_MIMALLOC_LIBRARY})
