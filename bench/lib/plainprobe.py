@@ -1,8 +1,11 @@
 """The plain-request probe of bench/streams, in a process of its own.
 
-Run as `python3 plainprobe.py HOST PORT SECRET MODEL`; each line "SECONDS" on stdin starts one
-probe of that length, answered by one JSON line on stdout: {"latencies_ms": [...], "failures": N}.
-An empty line or end of input ends it.
+Run as `python3 plainprobe.py HOST PORT SECRET MODEL [DIRECT_PORT DIRECT_PATH DIRECT_MODEL]`; each
+line "SECONDS" on stdin starts one probe of that length, answered by one JSON line on stdout:
+{"latencies_ms": [...], "failures": N, "direct_ms": [...], "direct_failures": N}. With a direct
+target, each round sends the same request straight to the provider (its path and upstream model)
+right after the one through the gateway: the same moment's latency without the gateway, so the
+machine's share of a slow round shows beside the gateway's. An empty line or end of input ends it.
 
 Why a process of its own: in the stream clients' asyncio loop the probe's latency included the
 time the loop took to come back to it between thousands of stream reads (the client's tail, not
@@ -16,10 +19,10 @@ import sys
 import time
 
 
-def request_bytes(host, secret, model):
+def request_bytes(host, secret, model, path="/v1/chat/completions"):
     body = json.dumps({"model": model, "stream": False, "max_tokens": 1000,
                        "messages": [{"role": "user", "content": "stream please"}]}).encode()
-    return (f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {secret}\r\n"
+    return (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {secret}\r\n"
             f"Connection: close\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
             ).encode() + body
 
@@ -38,31 +41,43 @@ def one_request(host, port, request):
     return b" 200 " in data.split(b"\r\n", 1)[0]
 
 
-def probe(host, port, request, seconds, interval=0.05):
-    """Plain requests one after another, one every `interval` s; latencies in ms and failures."""
-    latencies, failures = [], 0
+def timed(host, port, request, latencies):
+    """One request; its latency appended when it answered 200. False when it failed."""
+    start = time.monotonic()
+    try:
+        if one_request(host, port, request):
+            latencies.append((time.monotonic() - start) * 1000)
+            return True
+    except OSError:
+        pass
+    return False
+
+
+def probe(host, port, request, seconds, direct=None, interval=0.05):
+    """Plain requests one after another, one round every `interval` s: latencies in ms and
+    failures, through the gateway and (with `direct`, a (port, request) pair) straight."""
+    result = {"latencies_ms": [], "failures": 0, "direct_ms": [], "direct_failures": 0}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         start = time.monotonic()
-        try:
-            if one_request(host, port, request):
-                latencies.append((time.monotonic() - start) * 1000)
-            else:
-                failures += 1
-        except OSError:
-            failures += 1
+        if not timed(host, port, request, result["latencies_ms"]):
+            result["failures"] += 1
+        if direct and not timed(host, direct[0], direct[1], result["direct_ms"]):
+            result["direct_failures"] += 1
         time.sleep(max(0.0, interval - (time.monotonic() - start)))
-    return latencies, failures
+    return result
 
 
 def main():
     host, port, secret, model = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     request = request_bytes(host, secret, model)
+    direct = None
+    if len(sys.argv) > 7:
+        direct = (int(sys.argv[5]), request_bytes(host, secret, sys.argv[7], sys.argv[6]))
     for line in sys.stdin:
         if not line.strip():
             break
-        latencies, failures = probe(host, port, request, float(line))
-        print(json.dumps({"latencies_ms": latencies, "failures": failures}), flush=True)
+        print(json.dumps(probe(host, port, request, float(line), direct)), flush=True)
     return 0
 
 
