@@ -63,6 +63,7 @@ CurlUpstreamClient::CurlUpstreamClient(CurlClientOptions options, QObject *paren
     curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &CurlUpstreamClient::onCurlTimer);
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.maxCachedConnections);
+    curl_multi_setopt(multi_, CURLMOPT_MAX_CONCURRENT_STREAMS, options_.maxStreamsPerConnection);
     // No CURLMOPT_MAX_HOST_CONNECTIONS: concurrent streams to one local inference server must not
     // queue behind each other.
 }

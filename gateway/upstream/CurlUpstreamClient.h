@@ -22,7 +22,8 @@
 //
 // Connections: the multi handle keeps up to `maxCachedConnections` idle connections for reuse
 // and sets no per-host limit, so concurrent streams to one local server each get a connection;
-// HTTP/2 is negotiated over TLS and multiplexed. Redirects are not followed. TLS verification
+// HTTP/2 is negotiated over TLS and multiplexed, at most `maxStreamsPerConnection` streams on a
+// connection. Redirects are not followed. TLS verification
 // (peer and host name) is on unless the request says otherwise, against the system store or the
 // request's own CA file. A request's proxy is used when it names one; otherwise proxies come from
 // the usual environment variables (http_proxy, https_proxy, no_proxy), as with the curl tool.
@@ -59,6 +60,15 @@ struct CurlClientOptions {
     // each keeps tens of KB of curl buffers, and its last request's parsed URL and header list,
     // reused by a next request with the same).
     int maxPooledTransfers = 256;
+    // HTTP/2 streams the gateway puts on one connection (CURLMOPT_MAX_CONCURRENT_STREAMS; curl's
+    // default is 100); further concurrent requests to the host open another connection, as they
+    // do at the server's own SETTINGS_MAX_CONCURRENT_STREAMS. Why not more: libcurl 7.88 runs
+    // every transfer on a connection each time its socket is readable, so an event on a
+    // connection of 100 streams cost about 100 transfer runs. At 10,000 held streams the gateway
+    // thread used 64-66 % of a core with 100 per connection, 43 % with 32, 38-40 % with 16 and
+    // 36 % with 8; RSS 419 MiB, 439, 454-457 and 514 (each connection's TLS state):
+    // docs/benchmarks/streams.md, 2026-12-03.
+    long maxStreamsPerConnection = 32;
 };
 
 class CurlUpstreamClient final : public QObject, public UpstreamClient {

@@ -6,6 +6,7 @@
 #include "support/NginxServer.h"
 #include "support/TestCertificates.h"
 #include "unit/upstream/LoopbackHttpServer.h"
+#include "upstream/CurlUpstreamClient.h"
 
 #include <QSet>
 
@@ -75,6 +76,13 @@ protected:
             ids.insert(line.split(' ').value(0));
         return ids;
     }
+    static QHash<QByteArray, int> requestsPerConnection(const QList<QByteArray> &lines)
+    {
+        QHash<QByteArray, int> counts;
+        for (const QByteArray &line : lines)
+            ++counts[line.split(' ').value(0)];
+        return counts;
+    }
 
     test::TestCertificates certificates;
     LoopbackHttpServer upstream;
@@ -112,6 +120,24 @@ TEST_F(ChannelHttp2Test, RequestsBeyondTheServersStreamLimitOpenAnotherConnectio
         ASSERT_EQ(client->status(), 200) << client->body().constData();
     ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == kBatch; })) << logLines().join('\n').constData();
     EXPECT_GE(connections(logLines()).size(), 3) << logLines().join('\n').constData();
+}
+
+// The gateway's own limit: a server that allows more streams per connection than the gateway puts
+// on one still gets further connections, none carrying more than the gateway's limit at once
+// (libcurl runs every transfer of a connection on each of its events: CurlClientOptions).
+TEST_F(ChannelHttp2Test, NoConnectionCarriesMoreStreamsThanTheGatewaysOwnLimit)
+{
+    ASSERT_NO_FATAL_FAILURE(startBehindNginx(1000));
+    const int limit = int(upstream::CurlClientOptions{}.maxStreamsPerConnection);
+    const int batch = limit + 8;
+    for (const auto &client : chatConcurrently(batch, chatBody(kModelB)))
+        ASSERT_EQ(client->status(), 200) << client->body().constData();
+    ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == batch; })) << logLines().join('\n').constData();
+    const QHash<QByteArray, int> counts = requestsPerConnection(logLines());
+    EXPECT_GE(counts.size(), 2) << logLines().join('\n').constData();
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        EXPECT_LE(it.value(), limit) << "connection " << it.key().constData();
+    EXPECT_EQ(upstream.requests().size(), batch);
 }
 
 } // namespace
