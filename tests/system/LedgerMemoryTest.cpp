@@ -2,6 +2,7 @@
 // if it were not: GET /admin/ledger reads the database for the entries memory no longer holds
 // (without a database it starts at the oldest entry held), and the usage history counts every
 // charge, with a database and without one.
+#include "LedgerPages.h"
 #include "StoredAdminFixture.h"
 
 #include "billing/Ledger.h"
@@ -42,19 +43,7 @@ protected:
     // Every entry GET /admin/ledger lists from after=0, page after page, as a reader pages.
     QJsonArray everyPage(int limit)
     {
-        QJsonArray all;
-        quint64 after = 0;
-        for (int pages = 0; pages < 1'000; ++pages) {
-            const QJsonArray page = adminList("/admin/ledger?after=" + QByteArray::number(after) + "&limit="
-                                              + QByteArray::number(limit));
-            if (page.isEmpty())
-                break;
-            EXPECT_LE(page.size(), limit);
-            for (const QJsonValue &entry : page)
-                all.append(entry);
-            after = quint64(page.last().toObject().value("sequence").toInteger());
-        }
-        return all;
+        return everyLedgerPage([this](const QByteArray &path) { return adminList(path); }, limit);
     }
 
     // An earlier run's ledger of `count` entries (a top-up every 500th), `days` days long up to

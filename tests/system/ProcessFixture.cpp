@@ -1,5 +1,7 @@
 #include "ProcessFixture.h"
 
+#include "LedgerPages.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <sys/stat.h>
@@ -85,18 +87,7 @@ QJsonObject ProcessFixture::adminObject(const QByteArray &path)
 
 QJsonArray ProcessFixture::wholeLedger()
 {
-    QJsonArray all;
-    qint64 after = 0;
-    for (int pages = 0; pages < 1'000; ++pages) {
-        const QJsonArray page = adminList("/admin/ledger?after=" + QByteArray::number(after));
-        if (page.isEmpty())
-            return all;
-        for (const QJsonValue &entry : page)
-            all.append(entry);
-        after = page.last().toObject().value("sequence").toInteger();
-    }
-    ADD_FAILURE() << "the ledger did not end within 1,000 pages";
-    return all;
+    return everyLedgerPage([this](const QByteArray &path) { return adminList(path); });
 }
 
 QByteArray ProcessFixture::chatBody(bool stream)
