@@ -62,7 +62,7 @@ CurlUpstreamClient::CurlUpstreamClient(CurlClientOptions options, QObject *paren
     connect(&curlTimer_, &QTimer::timeout, this, [this] { onCurlTimerDue(); });
     curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &CurlUpstreamClient::onCurlTimer);
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
-    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.maxCachedConnections);
+    fitConnectionCache();
     curl_multi_setopt(multi_, CURLMOPT_MAX_CONCURRENT_STREAMS, options_.maxStreamsPerConnection);
     // No CURLMOPT_MAX_HOST_CONNECTIONS: concurrent streams to one local inference server must not
     // queue behind each other.
@@ -187,6 +187,8 @@ void CurlUpstreamClient::addToMulti(CurlTransfer *transfer)
     const CURLMcode code = curl_multi_add_handle(multi_, transfer->easy());
     if (code == CURLM_OK) {
         transfer->inMulti = true;
+        ++transfersInMulti_;
+        fitConnectionCache();
         return;
     }
     failLater(transfer->id(), {UpstreamErrorKind::Other,
@@ -196,13 +198,26 @@ void CurlUpstreamClient::addToMulti(CurlTransfer *transfer)
 
 void CurlUpstreamClient::retire(CurlTransfer *transfer)
 {
-    if (transfer->inMulti)
+    if (transfer->inMulti) {
         curl_multi_remove_handle(multi_, transfer->easy());
+        --transfersInMulti_;
+        fitConnectionCache();
+    }
     transfer->release();
     if (pool_.size() < size_t(std::max(0, options_.maxPooledTransfers)))
         pool_.emplace_back(transfer);
     else
         delete transfer;
+}
+
+void CurlUpstreamClient::fitConnectionCache()
+{
+    // curl applies the limit when a transfer gives its connection back, closing the oldest idle
+    // connection while the cache holds more. That transfer is still counted here and its
+    // connection is no longer in use; every other connection in use carries at least one of the
+    // others. So the cache keeps the connections in use plus up to maxIdleConnections idle ones.
+    const long others = std::max(0L, transfersInMulti_ - 1);
+    curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, std::max(1L, others + options_.maxIdleConnections));
 }
 
 void CurlUpstreamClient::failLater(TransferId id, UpstreamError error)

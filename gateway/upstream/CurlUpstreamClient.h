@@ -20,7 +20,7 @@
 //  - idle: after the first byte, the longest silence between received pieces → IdleTimeout.
 //  There is deliberately no overall deadline: a healthy stream may last as long as it streams.
 //
-// Connections: the multi handle keeps up to `maxCachedConnections` idle connections for reuse
+// Connections: the multi handle keeps up to `maxIdleConnections` idle connections for reuse
 // and sets no per-host limit, so concurrent streams to one local server each get a connection;
 // HTTP/2 is negotiated over TLS and multiplexed, at most `maxStreamsPerConnection` streams on a
 // connection. Redirects are not followed. TLS verification
@@ -52,10 +52,15 @@ class TransferDeadlines;
 } // namespace detail
 
 struct CurlClientOptions {
-    // Idle connections kept for reuse (CURLMOPT_MAXCONNECTS). Above this many concurrent
-    // transfers, finished connections are closed instead of cached: with 256 concurrent small
-    // requests to one loopback server, a cache of 64 gave about 4k req/s, one of 512 about 18k.
-    long maxCachedConnections = 256;
+    // Idle connections kept for reuse. curl's cache limit (CURLMOPT_MAXCONNECTS) counts the
+    // connections in use as well, so the client sets it to this plus the transfers in flight,
+    // at every transfer it adds or retires: with a fixed 256, ten thousand streams held on ~320
+    // HTTP/2 connections left no room, and every other request's connection was closed when it
+    // finished, so the next one connected (and over TLS shook hands) again
+    // (docs/benchmarks/streams.md, 2026-12-03 evening). With 256 concurrent small requests to
+    // one loopback server, 64 idle gave about 4k req/s, 512 about 18k. Idle connections over
+    // the number are closed one per finished transfer, and any after curl's idle age (118 s).
+    long maxIdleConnections = 256;
     // Finished easy handles kept for the next requests (saves curl_easy_init and option setup;
     // each keeps tens of KB of curl buffers, and its last request's parsed URL and header list,
     // reused by a next request with the same).
@@ -97,6 +102,7 @@ private:
     detail::CurlTransfer *takeTransfer();
     void addToMulti(detail::CurlTransfer *transfer);
     void retire(detail::CurlTransfer *transfer);
+    void fitConnectionCache();
     void runCurl(curl_socket_t socket, int events);
     void afterCurl();
     void processMessages();
@@ -120,6 +126,7 @@ private:
     std::vector<std::unique_ptr<detail::CurlTransfer>> pool_;
     TransferId nextId_ = 1;
     int curlDepth_ = 0;  // > 0 while curl_multi_socket_action runs (curl forbids re-entry)
+    long transfersInMulti_ = 0;  // added and not yet removed; no more connections are in use
 };
 
 } // namespace sy::upstream

@@ -21,6 +21,71 @@ TEST_F(CurlUpstreamConnectionTest, SequentialRequestsReuseOneConnection)
     EXPECT_EQ(server.acceptedConnections(), 1);
 }
 
+TEST_F(CurlUpstreamConnectionTest, HeldStreamsBeyondTheIdleLimitDoNotCostOtherRequestsTheirConnection)
+{
+    // curl's cache limit counts the connections in use: with more streams held than idle
+    // connections allowed, a fixed limit closed every other connection as its transfer ended.
+    CurlUpstreamClient limited(CurlClientOptions{.maxIdleConnections = 2});
+    LoopbackHttpServer slow;
+    slow.setScript([](const ReceivedRequest &) {
+        return QList<Step>{Step::write(LoopbackHttpServer::chunkedHead(200))};  // and then silence
+    });
+    constexpr int kHeld = 5;
+    std::vector<RecordingHandler> held(kHeld);
+    std::vector<TransferId> heldIds;
+    for (RecordingHandler &handler : held) {
+        UpstreamRequest request = get(slow.url("/held"));
+        request.idleTimeout = 60s;
+        heldIds.push_back(limited.send(request, &handler));
+    }
+    ASSERT_TRUE(sy::test::waitUntil([&] {
+        return std::all_of(held.begin(), held.end(), [](const RecordingHandler &h) { return h.status == 200; });
+    }, 10s));
+    ASSERT_EQ(slow.openConnections(), kHeld);
+
+    for (int i = 0; i < 4; ++i) {
+        RecordingHandler handler;
+        limited.send(get(server.url("/n" + QByteArray::number(i))), &handler);
+        ASSERT_TRUE(waitFinished(handler));
+        ASSERT_TRUE(handler.completed);
+    }
+    EXPECT_EQ(server.requests().size(), 4);
+    EXPECT_EQ(server.acceptedConnections(), 1);
+    EXPECT_EQ(server.openConnections(), 1);
+
+    for (const TransferId id : heldIds)
+        limited.cancel(id);
+}
+
+TEST_F(CurlUpstreamConnectionTest, IdleConnectionsOverTheLimitCloseAsLaterTransfersFinish)
+{
+    CurlUpstreamClient limited(CurlClientOptions{.maxIdleConnections = 2});
+    server.setScript([](const ReceivedRequest &) {
+        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"), 200ms)};
+    });
+    constexpr int kConcurrent = 5;
+    std::vector<RecordingHandler> handlers(kConcurrent);
+    for (RecordingHandler &handler : handlers)
+        limited.send(get(server.url("/side-by-side")), &handler);
+    ASSERT_TRUE(sy::test::waitUntil([&] {
+        return std::all_of(handlers.begin(), handlers.end(), [](const RecordingHandler &h) { return h.finished(); });
+    }, 10s));
+    ASSERT_EQ(server.acceptedConnections(), kConcurrent);
+
+    server.setScript([](const ReceivedRequest &) {
+        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"))};
+    });
+    for (int i = 0; i < kConcurrent; ++i) {
+        RecordingHandler handler;
+        limited.send(get(server.url("/one-after-another")), &handler);
+        ASSERT_TRUE(waitFinished(handler));
+        ASSERT_TRUE(handler.completed);
+    }
+    EXPECT_EQ(server.acceptedConnections(), kConcurrent);  // each of them reused one
+    EXPECT_TRUE(sy::test::waitUntil([&] { return server.openConnections() == 2; }, 5s))
+        << server.openConnections() << " connections still open";
+}
+
 TEST_F(CurlUpstreamConnectionTest, ManyConcurrentTransfersAllCompleteInParallel)
 {
     // Each answer takes 300 ms, so 50 transfers finishing together means they ran side by side
