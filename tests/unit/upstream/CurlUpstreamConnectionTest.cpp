@@ -7,16 +7,26 @@
 namespace sy::upstream::test {
 namespace {
 
-using CurlUpstreamConnectionTest = UpstreamTest;
+class CurlUpstreamConnectionTest : public UpstreamTest {
+protected:
+    // `count` GETs of `server`'s `/n0`, `/n1`, …, each sent once the one before it completed.
+    static bool sendOneAfterAnother(CurlUpstreamClient &through, const LoopbackHttpServer &to, int count)
+    {
+        for (int i = 0; i < count; ++i) {
+            RecordingHandler handler;
+            through.send(get(to.url("/n" + QByteArray::number(i))), &handler);
+            if (!waitFinished(handler) || !handler.completed) {
+                ADD_FAILURE() << "request " << i << " did not complete";
+                return false;
+            }
+        }
+        return true;
+    }
+};
 
 TEST_F(CurlUpstreamConnectionTest, SequentialRequestsReuseOneConnection)
 {
-    for (int i = 0; i < 3; ++i) {
-        RecordingHandler handler;
-        client.send(get(server.url("/n" + QByteArray::number(i))), &handler);
-        ASSERT_TRUE(waitFinished(handler));
-        ASSERT_TRUE(handler.completed);
-    }
+    ASSERT_TRUE(sendOneAfterAnother(client, server, 3));
     EXPECT_EQ(server.requests().size(), 3);
     EXPECT_EQ(server.acceptedConnections(), 1);
 }
@@ -43,12 +53,7 @@ TEST_F(CurlUpstreamConnectionTest, HeldStreamsBeyondTheIdleLimitDoNotCostOtherRe
     }, 10s));
     ASSERT_EQ(slow.openConnections(), kHeld);
 
-    for (int i = 0; i < 4; ++i) {
-        RecordingHandler handler;
-        limited.send(get(server.url("/n" + QByteArray::number(i))), &handler);
-        ASSERT_TRUE(waitFinished(handler));
-        ASSERT_TRUE(handler.completed);
-    }
+    ASSERT_TRUE(sendOneAfterAnother(limited, server, 4));
     EXPECT_EQ(server.requests().size(), 4);
     EXPECT_EQ(server.acceptedConnections(), 1);
     EXPECT_EQ(server.openConnections(), 1);
@@ -75,12 +80,7 @@ TEST_F(CurlUpstreamConnectionTest, IdleConnectionsOverTheLimitCloseAsLaterTransf
     server.setScript([](const ReceivedRequest &) {
         return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"))};
     });
-    for (int i = 0; i < kConcurrent; ++i) {
-        RecordingHandler handler;
-        limited.send(get(server.url("/one-after-another")), &handler);
-        ASSERT_TRUE(waitFinished(handler));
-        ASSERT_TRUE(handler.completed);
-    }
+    ASSERT_TRUE(sendOneAfterAnother(limited, server, kConcurrent));
     EXPECT_EQ(server.acceptedConnections(), kConcurrent);  // each of them reused one
     EXPECT_TRUE(sy::test::waitUntil([&] { return server.openConnections() == 2; }, 5s))
         << server.openConnections() << " connections still open";
