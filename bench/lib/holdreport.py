@@ -1,0 +1,120 @@
+"""One hold of bench/streams: what the processes and the machine did during it, and its report.
+
+`Hold(watched)` takes the counters at the start (per process: CPU, time waiting for a CPU; the
+machine: time stolen per core, connections accepted); `finish(probe_result)` takes them again and
+keeps the figures. The readers are /proc's: a process's threads' CPU and schedstat, /proc/stat's
+"steal", /proc/net/snmp's Tcp PassiveOpens.
+"""
+import os
+import time
+
+
+def proc_status(pid):
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return fields
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stolen_seconds():
+    """Seconds the hypervisor has taken from each core so far (/proc/stat "steal")."""
+    with open("/proc/stat") as f:
+        rows = [line.split() for line in f if line.startswith("cpu") and line[3].isdigit()]
+    return [int(row[8]) / os.sysconf("SC_CLK_TCK") for row in rows]
+
+
+def tcp_passive_opens():
+    """Connections this machine has accepted so far (/proc/net/snmp, Tcp PassiveOpens)."""
+    with open("/proc/net/snmp") as f:
+        names, values = [line.split() for line in f if line.startswith("Tcp:")][:2]
+    return int(values[names.index("PassiveOpens")])
+
+
+def runqueue_wait_seconds(pid):
+    """Seconds the process's threads spent runnable but waiting for a CPU (schedstat)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / 1e9
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+class Hold:
+    def __init__(self, watched):
+        self.watched = watched   # name -> pid
+        self.started = time.monotonic()
+        self._cpu = {name: cpu_seconds(pid) for name, pid in watched.items()}
+        self._wait = {name: runqueue_wait_seconds(pid) for name, pid in watched.items()}
+        self._stolen = stolen_seconds()
+        self._opens = tcp_passive_opens()
+
+    def finish(self, probed):
+        """Keeps the figures of the hold that ends now; `probed` is the probe's JSON report."""
+        self.probed = probed
+        self.opened = tcp_passive_opens() - self._opens
+        self.stolen = [after - before for before, after in zip(self._stolen, stolen_seconds())]
+        self.elapsed = time.monotonic() - self.started
+        self.cpu = {name: (cpu_seconds(pid) - self._cpu[name]) / self.elapsed for name, pid in self.watched.items()}
+        self.starved = {name: (runqueue_wait_seconds(pid) - self._wait[name]) / self.elapsed
+                        for name, pid in self.watched.items()}
+        return self
+
+    def rounds(self):
+        return len(self.probed["latencies_ms"]) + self.probed["failures"]
+
+    def connections_per_round(self):
+        return self.opened / max(1, self.rounds())
+
+    def shares(self):
+        """The gateway's share at p50, p90, p99: through the gateway minus straight, same rounds."""
+        return [percentile(self.probed["latencies_ms"], q) - percentile(self.probed["direct_ms"], q) for q in (50, 90, 99)]
+
+    def summary(self, index):
+        """One line: the hold's stolen time, the probe through the gateway and straight."""
+        through, direct = self.probed["latencies_ms"], self.probed["direct_ms"]
+        return (f"hold {index}: stolen {', '.join(f'{s * 1000:.0f}' for s in self.stolen)} ms; "
+                f"through the gateway p50 {percentile(through, 50):.2f} p90 {percentile(through, 90):.2f} "
+                f"p99 {percentile(through, 99):.2f} ms; straight p99 {percentile(direct, 99):.2f} ms; "
+                f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round")
+
+    def print_machine(self):
+        print("CPU during the hold       " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.cpu.items())
+              + f" (of one core; load average {os.getloadavg()[0]:.1f})")
+        print("waiting for a CPU         " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.starved.items())
+              + " of the hold (runnable, not running: the machine's other work)")
+        print("stolen by the hypervisor  " + ", ".join(f"core {i} {s * 1000:.0f} ms" for i, s in enumerate(self.stolen))
+              + f" of the {self.elapsed:.0f} s hold (a run with much stolen says little about the tail)")
+
+    def print_probe(self, reference):
+        def line(label, run, key, failures):
+            values = run[key]
+            print(f"{label:<28}p50 {percentile(values, 50):.2f} ms  p90 {percentile(values, 90):.2f} ms  "
+                  f"p99 {percentile(values, 99):.2f} ms  ({len(values)} ok, {run[failures]} failed)")
+        line("plain request, reference", reference, "latencies_ms", "failures")
+        line("  straight to the provider", reference, "direct_ms", "direct_failures")
+        line("plain request, meanwhile", self.probed, "latencies_ms", "failures")
+        line("  straight to the provider", self.probed, "direct_ms", "direct_failures")
+        print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
+              "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
+        shares = self.shares()
+        print(f"gateway's share meanwhile   p50 {shares[0]:.2f} ms  p90 {shares[1]:.2f} ms  p99 {shares[2]:.2f} ms "
+              "(through the gateway minus straight, same rounds)")
