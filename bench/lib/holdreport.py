@@ -25,6 +25,12 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def major_faults(pid):
+    """Page faults of a process so far that had to wait for the disk (a page not in memory)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[9])
+
+
 def stolen_seconds():
     """Seconds the hypervisor has taken from each core so far (/proc/stat "steal")."""
     with open("/proc/stat") as f:
@@ -64,6 +70,7 @@ class Hold:
         self.started = time.monotonic()
         self._cpu = {name: cpu_seconds(pid) for name, pid in watched.items()}
         self._wait = {name: runqueue_wait_seconds(pid) for name, pid in watched.items()}
+        self._faults = {name: major_faults(pid) for name, pid in watched.items()}
         self._stolen = stolen_seconds()
         self._opens = tcp_passive_opens()
 
@@ -76,6 +83,7 @@ class Hold:
         self.cpu = {name: (cpu_seconds(pid) - self._cpu[name]) / self.elapsed for name, pid in self.watched.items()}
         self.starved = {name: (runqueue_wait_seconds(pid) - self._wait[name]) / self.elapsed
                         for name, pid in self.watched.items()}
+        self.faults = {name: major_faults(pid) - self._faults[name] for name, pid in self.watched.items()}
         return self
 
     def rounds(self):
@@ -94,13 +102,16 @@ class Hold:
         return (f"hold {index}: stolen {', '.join(f'{s * 1000:.0f}' for s in self.stolen)} ms; "
                 f"through the gateway p50 {percentile(through, 50):.2f} p90 {percentile(through, 90):.2f} "
                 f"p99 {percentile(through, 99):.2f} ms; straight p99 {percentile(direct, 99):.2f} ms; "
-                f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round")
+                f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round; "
+                f"major faults {sum(self.faults.values())}")
 
     def print_machine(self):
         print("CPU during the hold       " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.cpu.items())
               + f" (of one core; load average {os.getloadavg()[0]:.1f})")
         print("waiting for a CPU         " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.starved.items())
               + " of the hold (runnable, not running: the machine's other work)")
+        print("major page faults         " + ", ".join(f"{name} {n}" for name, n in self.faults.items())
+              + " during the hold (each waited for the disk: code or data the kernel had dropped from memory)")
         print("stolen by the hypervisor  " + ", ".join(f"core {i} {s * 1000:.0f} ms" for i, s in enumerate(self.stolen))
               + f" of the {self.elapsed:.0f} s hold (a run with much stolen says little about the tail)")
 
