@@ -53,11 +53,11 @@ class TransferDeadlines;
 
 struct CurlClientOptions {
     // Idle connections kept for reuse. curl's cache limit (CURLMOPT_MAXCONNECTS) counts the
-    // connections in use as well, so the client sets it to this plus the transfers in flight,
-    // at every transfer it adds or retires: with a fixed 256, ten thousand streams held on ~320
-    // HTTP/2 connections left no room, and every other request's connection was closed when it
-    // finished, so the next one connected (and over TLS shook hands) again
-    // (docs/benchmarks/streams.md, 2026-12-03 evening). With 256 concurrent small requests to
+    // connections in use as well, so the client sets it to this plus the other transfers in
+    // flight, at every transfer it adds or retires: with a fixed 256, ten thousand streams held
+    // on ~320 HTTP/2 connections left no room, and every other request's connection was closed
+    // when it finished, so the next one connected (and over TLS shook hands) again
+    // (docs/benchmarks/streams-tail.md). With 256 concurrent small requests to
     // one loopback server, 64 idle gave about 4k req/s, 512 about 18k. Idle connections over
     // the number are closed one per finished transfer, and any after curl's idle age (118 s).
     long maxIdleConnections = 256;
