@@ -18,17 +18,21 @@ def proc_status(pid):
     return fields
 
 
+def stat_fields(pid):
+    """/proc/PID/stat from its third field (the state) on: the name before it may hold spaces."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid):
     """User + system CPU seconds of a process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
+    fields = stat_fields(pid)
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def major_faults(pid):
     """Page faults of a process so far that had to wait for the disk (a page not in memory)."""
-    with open(f"/proc/{pid}/stat") as f:
-        return int(f.read().rsplit(")", 1)[1].split()[9])
+    return int(stat_fields(pid)[9])
 
 
 def stolen_seconds():
