@@ -1,16 +1,14 @@
 #include "core/EpollEventDispatcher.h"
+#include "core/EpollDispatcherClock.h"
 
 #include <QCoreApplication>
 #include <QScopeGuard>
 #include <QSocketNotifier>
 #include <QThread>
-#include <QTimerEvent>
 #include <QVarLengthArray>
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstring>
-#include <ctime>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -20,16 +18,6 @@ namespace sy {
 namespace {
 
 constexpr int kMaxEventsPerWait = 256;  // PendingList holds 3 per event without allocating
-constexpr qint64 kNsPerMs = 1000 * 1000;
-constexpr qint64 kNsPerSecond = 1000 * kNsPerMs;
-
-qint64 monotonicNs()
-{
-    timespec now{};
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return qint64(now.tv_sec) * kNsPerSecond + now.tv_nsec;
-}
-
 // QSocketNotifier::Type is the index into Watch::notifiers.
 constexpr quint32 kRequested[3] = {EPOLLIN, EPOLLOUT, EPOLLPRI};
 // What activates each type: as Qt's poll() dispatcher, a hang-up or error wakes every notifier
@@ -49,6 +37,7 @@ EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
     : QAbstractEventDispatcher(parent)
 {
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_backgroundEpoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeOnlyEpoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (m_epoll < 0 || m_wakeOnlyEpoll < 0 || m_wakeFd < 0) {
@@ -64,11 +53,17 @@ EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
         ::close(m_wakeFd);
         m_wakeFd = -1;
     }
+    event.data.fd = m_backgroundEpoll;
+    if (m_backgroundEpoll >= 0 && ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_backgroundEpoll, &event) != 0) {
+        qWarning("EpollEventDispatcher: no background lane: %s", std::strerror(errno));
+        ::close(m_backgroundEpoll);
+        m_backgroundEpoll = -1;
+    }
 }
 
 EpollEventDispatcher::~EpollEventDispatcher()
 {
-    for (const int fd : {m_epoll, m_wakeOnlyEpoll, m_wakeFd}) {
+    for (const int fd : {m_epoll, m_backgroundEpoll, m_wakeOnlyEpoll, m_wakeFd}) {
         if (fd >= 0)
             ::close(fd);
     }
@@ -111,15 +106,19 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         timeoutMs = 0;
 
     PendingList pending;
-    int processed = waitAndCollect(includeNotifiers, timeoutMs, pending) + (wokenFromInside ? 1 : 0);
+    bool backgroundReady = false;
+    int processed = waitAndCollect(includeNotifiers, timeoutMs, pending, backgroundReady) + (wokenFromInside ? 1 : 0);
     if (includeNotifiers)
         processed += activateNotifiers(pending);
     if (includeTimers)
         processed += activateTimers();
+    if (backgroundReady)
+        processed += serveBackground(includeTimers);
     return processed > 0;
 }
 
-int EpollEventDispatcher::waitAndCollect(bool includeNotifiers, int timeoutMs, PendingList &pending)
+int EpollEventDispatcher::waitAndCollect(bool includeNotifiers, int timeoutMs, PendingList &pending,
+                                         bool &backgroundReady)
 {
     epoll_event events[kMaxEventsPerWait];
     const int ready = ::epoll_wait(includeNotifiers ? m_epoll : m_wakeOnlyEpoll, events, kMaxEventsPerWait, timeoutMs);
@@ -129,21 +128,7 @@ int EpollEventDispatcher::waitAndCollect(bool includeNotifiers, int timeoutMs, P
             qWarning("EpollEventDispatcher: epoll_wait: %s", std::strerror(errno));
         return 0;
     }
-    int woken = 0;
-    for (int i = 0; i < ready; ++i) {
-        const int fd = events[i].data.fd;
-        if (fd == m_wakeFd) {
-            woken = drainWakeUp();
-            continue;
-        }
-        const auto it = m_watches.find(fd);
-        if (it == m_watches.end())
-            continue;
-        for (int type = 0; type < 3; ++type) {
-            if (it->second.notifiers[type] && (events[i].events & kActivating[type]))
-                pending.append({fd, type, it->second.serials[type]});
-        }
-    }
+    const int woken = collect(events, ready, pending, backgroundReady);
     if (includeNotifiers) {
         // poll() reports a regular file readable and writable, always.
         for (const int fd : m_alwaysReady) {
@@ -157,18 +142,84 @@ int EpollEventDispatcher::waitAndCollect(bool includeNotifiers, int timeoutMs, P
     return woken;
 }
 
+int EpollEventDispatcher::collect(const epoll_event *events, int ready, PendingList &pending, bool &backgroundReady)
+{
+    int woken = 0;
+    for (int i = 0; i < ready; ++i) {
+        const int fd = events[i].data.fd;
+        if (fd == m_wakeFd) {
+            woken = drainWakeUp();
+            continue;
+        }
+        if (fd == m_backgroundEpoll) {
+            backgroundReady = true;
+            continue;
+        }
+        const auto it = m_watches.find(fd);
+        if (it == m_watches.end())
+            continue;
+        for (int type = 0; type < 3; ++type) {
+            if (it->second.notifiers[type] && (events[i].events & kActivating[type]))
+                pending.append({fd, type, it->second.serials[type]});
+        }
+    }
+    return woken;
+}
+
+bool EpollEventDispatcher::activate(const Pending &due)
+{
+    // Looked up again each time: an earlier handler may have disabled, deleted or replaced it.
+    const auto it = m_watches.find(due.fd);
+    if (it == m_watches.end() || it->second.serials[due.type] != due.serial)
+        return false;
+    QEvent event(QEvent::SockAct);
+    QCoreApplication::sendEvent(it->second.notifiers[due.type], &event);
+    return true;
+}
+
 int EpollEventDispatcher::activateNotifiers(const PendingList &pending)
 {
     int activated = 0;
-    QEvent event(QEvent::SockAct);
+    for (const Pending &due : pending)
+        activated += activate(due) ? 1 : 0;
+    return activated;
+}
+
+int EpollEventDispatcher::serveBackground(bool includeTimers)
+{
+    epoll_event events[kMaxEventsPerWait];
+    const int ready = ::epoll_wait(m_backgroundEpoll, events, kMaxEventsPerWait, 0);
+    if (ready <= 0)
+        return 0;
+    PendingList pending;
+    bool nested = false;  // the background set holds no epoll descriptor
+    collect(events, ready, pending, nested);
+    constexpr qint64 turnNs = kForegroundTurnUs * 1000;
+    qint64 turnAt = detail::monotonicNs() + turnNs;
+    int activated = 0;
     for (const Pending &due : pending) {
-        // Looked up again each time: an earlier handler may have disabled, deleted or replaced it.
-        const auto it = m_watches.find(due.fd);
-        if (it == m_watches.end() || it->second.serials[due.type] != due.serial)
-            continue;
-        QCoreApplication::sendEvent(it->second.notifiers[due.type], &event);
-        ++activated;
+        if (m_interrupted.load(std::memory_order_relaxed))
+            break;  // the rest stays ready (level-triggered) for the next pass
+        activated += activate(due) ? 1 : 0;
+        if (detail::monotonicNs() >= turnAt) {
+            activated += foregroundTurn(includeTimers);
+            turnAt = detail::monotonicNs() + turnNs;
+        }
     }
+    return activated;
+}
+
+int EpollEventDispatcher::foregroundTurn(bool includeTimers)
+{
+    // What the start of a pass does, then a wait that does not block.
+    m_wokenFromInside = false;
+    QCoreApplication::sendPostedEvents();
+    PendingList pending;
+    bool backgroundReady = false;  // being served by the caller
+    int activated = waitAndCollect(true, 0, pending, backgroundReady);
+    activated += activateNotifiers(pending);
+    if (includeTimers)
+        activated += activateTimers();
     return activated;
 }
 
@@ -235,6 +286,30 @@ void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
     updateWatch(fd, it->second);
 }
 
+void EpollEventDispatcher::setBackground(int fd, bool background)
+{
+    if (m_backgroundEpoll < 0 || fd < 0)
+        return;
+    if (background)
+        m_background.insert(fd);
+    else
+        m_background.erase(fd);
+    const auto it = m_watches.find(fd);
+    if (it == m_watches.end() || it->second.alwaysReady || it->second.background == background)
+        return;
+    Watch &watch = it->second;
+    if (watch.events != 0)
+        ::epoll_ctl(watch.background ? m_backgroundEpoll : m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+    watch.events = 0;  // added again to the other set
+    updateWatch(fd, watch);
+}
+
+int EpollEventDispatcher::backgroundDescriptors() const
+{
+    return int(std::count_if(m_watches.begin(), m_watches.end(),
+                             [](const auto &entry) { return entry.second.background && entry.second.events != 0; }));
+}
+
 void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
 {
     quint32 wanted = 0;
@@ -245,7 +320,7 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
     if (wanted == 0) {
         // A descriptor closed before its notifier went is already gone from epoll: ignore errors.
         if (watch.events != 0)
-            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+            ::epoll_ctl(watch.background ? m_backgroundEpoll : m_epoll, EPOLL_CTL_DEL, fd, nullptr);
         if (watch.alwaysReady)
             m_alwaysReady.erase(std::find(m_alwaysReady.begin(), m_alwaysReady.end(), fd));
         m_watches.erase(fd);
@@ -257,13 +332,16 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
     event.events = wanted;
     event.data.fd = fd;
     const int op = watch.events != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    int rc = ::epoll_ctl(m_epoll, op, fd, &event);
+    if (op == EPOLL_CTL_ADD)
+        watch.background = m_background.count(fd) > 0;
+    const int set = watch.background ? m_backgroundEpoll : m_epoll;
+    int rc = ::epoll_ctl(set, op, fd, &event);
     // The descriptor was closed and its number reused while a notifier was still registered
     // (epoll forgets closed descriptors by itself), or the other way round.
     if (rc != 0 && op == EPOLL_CTL_MOD && errno == ENOENT)
-        rc = ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+        rc = ::epoll_ctl(set, EPOLL_CTL_ADD, fd, &event);
     else if (rc != 0 && op == EPOLL_CTL_ADD && errno == EEXIST)
-        rc = ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+        rc = ::epoll_ctl(set, EPOLL_CTL_MOD, fd, &event);
     if (rc == 0) {
         watch.events = wanted;
     } else if (errno == EPERM) {
@@ -273,171 +351,6 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
     } else {
         qWarning("EpollEventDispatcher: cannot watch descriptor %d: %s", fd, std::strerror(errno));
     }
-}
-
-// --- timers ----------------------------------------------------------------------------------
-
-void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object)
-{
-    if (timerId < 1 || interval < 0 || !object) {
-        qWarning("EpollEventDispatcher::registerTimer: invalid arguments");
-        return;
-    }
-    if (object->thread() != thread() || thread() != QThread::currentThread()) {
-        qWarning("QObject::startTimer: Timers cannot be started from another thread");
-        return;
-    }
-    auto timer = std::make_unique<Timer>();
-    timer->id = timerId;
-    timer->intervalMs = interval;
-    timer->type = timerType;
-    timer->object = object;
-    timer->order = 0;
-    timer->pass = m_pass;  // not due in an activation pass running now
-    timer->activeRef = nullptr;
-    const qint64 now = monotonicNs();
-    qint64 deadline = now + interval * kNsPerMs;
-    if (timer->type == Qt::CoarseTimer && interval >= 20000)
-        timer->type = Qt::VeryCoarseTimer;
-    if (timer->type == Qt::VeryCoarseTimer) {
-        // Whole seconds from the nearest whole second, as Qt does.
-        const qint64 seconds = (interval + 500) / 1000;
-        timer->intervalMs = seconds * 1000;
-        const qint64 base = now / kNsPerSecond + (now % kNsPerSecond > kNsPerSecond / 2 ? 1 : 0);
-        deadline = (base + seconds) * kNsPerSecond;
-    }
-    Timer &stored = *timer;
-    m_timers[timerId] = std::move(timer);
-    schedule(stored, deadline);
-}
-
-void EpollEventDispatcher::schedule(Timer &timer, qint64 deadlineNs)
-{
-    timer.deadlineNs = deadlineNs;
-    timer.order = m_nextOrder++;
-    m_queue.emplace(TimerKey{timer.deadlineNs, timer.order}, &timer);
-}
-
-void EpollEventDispatcher::scheduleNext(Timer &timer, qint64 nowNs)
-{
-    const qint64 intervalNs = timer.intervalMs * kNsPerMs;
-    qint64 next = timer.deadlineNs + intervalNs;
-    // Fell behind (or interval 0): once from now, no burst of catch-up events.
-    if (next <= nowNs)
-        next = timer.type == Qt::VeryCoarseTimer ? (nowNs / kNsPerSecond) * kNsPerSecond + intervalNs : nowNs + intervalNs;
-    schedule(timer, next);
-}
-
-void EpollEventDispatcher::removeTimer(TimerMap::iterator it)
-{
-    Timer *timer = it->second.get();
-    if (timer->activeRef)
-        *timer->activeRef = nullptr;
-    m_queue.erase(TimerKey{timer->deadlineNs, timer->order});
-    m_timers.erase(it);
-}
-
-bool EpollEventDispatcher::unregisterTimer(int timerId)
-{
-    const auto it = m_timers.find(timerId);
-    if (it == m_timers.end())
-        return false;
-    if (thread() != QThread::currentThread()) {
-        qWarning("QObject::killTimer: Timers cannot be stopped from another thread");
-        return false;
-    }
-    removeTimer(it);
-    return true;
-}
-
-bool EpollEventDispatcher::unregisterTimers(QObject *object)
-{
-    if (thread() != QThread::currentThread()) {
-        qWarning("QObject::killTimers: Timers cannot be stopped from another thread");
-        return false;
-    }
-    bool removed = false;
-    for (auto it = m_timers.begin(); it != m_timers.end();) {
-        if (it->second->object == object) {
-            auto next = std::next(it);
-            removeTimer(it);
-            it = next;
-            removed = true;
-        } else {
-            ++it;
-        }
-    }
-    return removed;
-}
-
-QList<QAbstractEventDispatcher::TimerInfo> EpollEventDispatcher::registeredTimers(QObject *object) const
-{
-    QList<TimerInfo> result;
-    for (const auto &[id, timer] : m_timers) {
-        if (timer->object == object)
-            result.append(TimerInfo(id, int(timer->intervalMs), timer->type));
-    }
-    return result;
-}
-
-int EpollEventDispatcher::remainingTime(int timerId)
-{
-    const auto it = m_timers.find(timerId);
-    if (it == m_timers.end())
-        return -1;
-    const qint64 left = it->second->deadlineNs - monotonicNs();
-    return left <= 0 ? 0 : int(std::min<qint64>(left / kNsPerMs, INT_MAX));
-}
-
-int EpollEventDispatcher::timeoutForWait(bool canWait, bool includeTimers)
-{
-    if (!canWait)
-        return 0;
-    if (!includeTimers)
-        return -1;
-    // A timer whose handler is running (a nested loop inside it) does not bound the wait: it
-    // cannot fire until that handler returns.
-    for (const auto &[key, timer] : m_queue) {
-        if (timer->activeRef)
-            continue;
-        const qint64 left = key.first - monotonicNs();
-        if (left <= 0)
-            return 0;
-        // Rounded up: waking before the deadline would only spin.
-        return int(std::min<qint64>((left + kNsPerMs - 1) / kNsPerMs, INT_MAX));
-    }
-    return -1;
-}
-
-int EpollEventDispatcher::activateTimers()
-{
-    if (m_queue.empty())
-        return 0;
-    const quint64 pass = ++m_pass;
-    const qint64 now = monotonicNs();
-    int activated = 0;
-    while (!m_queue.empty()) {
-        const auto first = m_queue.begin();
-        Timer *timer = first->second;
-        // Ordered by deadline: the first one not due ends the pass; so does one already fired
-        // (interval 0) or registered in this pass, since everything behind it came later.
-        if (timer->deadlineNs > now || timer->pass == pass)
-            break;
-        m_queue.erase(first);
-        timer->pass = pass;
-        scheduleNext(*timer, now);
-        if (timer->intervalMs > 0)
-            ++activated;  // as Qt: zero-interval timers alone do not count as work done
-        if (timer->activeRef)
-            continue;     // its handler is running further up the stack (a nested loop)
-        Timer *self = timer;
-        timer->activeRef = &self;
-        QTimerEvent event(timer->id);
-        QCoreApplication::sendEvent(timer->object, &event);
-        if (self)  // null when the handler unregistered it
-            self->activeRef = nullptr;
-    }
-    return activated;
 }
 
 // --- choice ----------------------------------------------------------------------------------
@@ -453,6 +366,12 @@ QAbstractEventDispatcher *createGatewayEventDispatcher()
     if (!dispatcher->isValid())
         return nullptr;
     return dispatcher.release();
+}
+
+void setSocketBackground(qintptr fd, bool background)
+{
+    if (auto *dispatcher = qobject_cast<EpollEventDispatcher *>(QAbstractEventDispatcher::instance()))
+        dispatcher->setBackground(int(fd), background);
 }
 
 } // namespace sy

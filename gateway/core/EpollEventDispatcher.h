@@ -14,6 +14,14 @@
 // simplification: Qt::CoarseTimer is treated as precise (Qt only uses its 5 % slack to align
 // wake-ups); at 20 s and more it becomes whole-second, like Qt::VeryCoarseTimer.
 //
+// Two lanes. A descriptor marked with setBackground() is watched in a second epoll set, itself
+// watched by the first: its notifiers run after everything else that is due in the pass (ready
+// foreground notifiers, due timers), and while they run the dispatcher takes a foreground turn
+// every kForegroundTurnUs — posted events, ready foreground notifiers and due timers go first —
+// so that bulk work on many descriptors (the relays of thousands of held streams) does not hold
+// up a short request for the whole of a long pass. Each background notifier due in the pass still
+// runs in it: the foreground delays the background, it never starves it.
+//
 // Thread: create on any thread, then hand it to QCoreApplication::setEventDispatcher (before the
 // application exists) or QThread::setEventDispatcher (before start()); Qt takes ownership and
 // moves it to that thread. wakeUp() and interrupt() may be called from any thread; everything
@@ -24,8 +32,11 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
+
+struct epoll_event;
 
 namespace sy {
 
@@ -43,6 +54,15 @@ public:
 
     void registerSocketNotifier(QSocketNotifier *notifier) override;
     void unregisterSocketNotifier(QSocketNotifier *notifier) override;
+
+    // Puts descriptor `fd` in the background lane (or back in the foreground), whether or not
+    // notifiers of it are registered now; the mark stays with the descriptor number until the
+    // owner clears it, which it does when it stops using the descriptor.
+    void setBackground(int fd, bool background);
+    // Descriptors watched in the background set now (tests and diagnostics).
+    int backgroundDescriptors() const;
+    // Between two background notifiers, the foreground gets a turn once this much time passed.
+    static constexpr qint64 kForegroundTurnUs = 200;
 
     // Intervals in milliseconds, as Qt gives them.
     void registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object) override;
@@ -71,6 +91,7 @@ private:
         quint64 serials[3] = {0, 0, 0};
         quint32 events = 0;        // what epoll was asked for; 0 = not registered
         bool alwaysReady = false;  // epoll refused the descriptor (a regular file): ready like poll()
+        bool background = false;   // registered in the background set (decided when added)
     };
     // One notifier due in the current batch, looked up again when its turn comes.
     struct Pending {
@@ -94,10 +115,16 @@ private:
     using PendingList = QVarLengthArray<Pending, 768>;
 
     void updateWatch(int fd, Watch &watch);
-    // Waits up to timeoutMs (-1: no limit) and lists the notifiers due; returns 1 when woken
-    // through the eventfd.
-    int waitAndCollect(bool includeNotifiers, int timeoutMs, PendingList &pending);
+    // Waits up to timeoutMs (-1: no limit) and lists the foreground notifiers due; returns 1 when
+    // woken through the eventfd. `backgroundReady` is set when a background descriptor is ready.
+    int waitAndCollect(bool includeNotifiers, int timeoutMs, PendingList &pending, bool &backgroundReady);
+    // Lists the notifiers of `ready` epoll events; returns 1 when the eventfd was among them.
+    int collect(const epoll_event *events, int ready, PendingList &pending, bool &backgroundReady);
     int activateNotifiers(const PendingList &pending);
+    bool activate(const Pending &due);
+    // Runs the background notifiers ready now, with foreground turns between them.
+    int serveBackground(bool includeTimers);
+    int foregroundTurn(bool includeTimers);
     int activateTimers();
     int timeoutForWait(bool canWait, bool includeTimers);
     void schedule(Timer &timer, qint64 deadlineNs);
@@ -105,7 +132,8 @@ private:
     void removeTimer(TimerMap::iterator it);
     bool drainWakeUp();
 
-    int m_epoll = -1;          // every watched descriptor and the eventfd
+    int m_epoll = -1;          // the foreground descriptors, the eventfd and m_backgroundEpoll
+    int m_backgroundEpoll = -1;  // the background descriptors; -1: everything is foreground
     int m_wakeOnlyEpoll = -1;  // the eventfd alone: waits that exclude socket notifiers
     int m_wakeFd = -1;
     std::atomic<bool> m_wakeUpPending{false};
@@ -117,6 +145,7 @@ private:
 
     std::unordered_map<int, Watch> m_watches;
     std::vector<int> m_alwaysReady;  // descriptors epoll refused
+    std::unordered_set<int> m_background;  // marked by setBackground()
     quint64 m_nextSerial = 1;
 
     TimerMap m_timers;
@@ -129,5 +158,9 @@ private:
 // own when SWITCHYARD_EVENT_DISPATCHER=qt is set (or epoll is unavailable). Caller owns the
 // result (pass it to setEventDispatcher). Any thread.
 QAbstractEventDispatcher *createGatewayEventDispatcher();
+
+// setBackground() on this thread's dispatcher when it is an EpollEventDispatcher; nothing with
+// Qt's own. This thread only.
+void setSocketBackground(qintptr fd, bool background);
 
 } // namespace sy

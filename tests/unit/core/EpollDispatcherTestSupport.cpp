@@ -65,4 +65,17 @@ Pipe::~Pipe()
         ::close(writeEnd);
 }
 
+void writeByte(int fd)
+{
+    const char byte = 'x';
+    ASSERT_EQ(::write(fd, &byte, 1), 1);
+}
+
+void drain(int fd)
+{
+    char buffer[256];
+    while (::read(fd, buffer, sizeof buffer) > 0) {
+    }
+}
+
 } // namespace sy::test

@@ -47,4 +47,8 @@ struct Pipe {
     int writeEnd = -1;
 };
 
+// One byte into `fd`; all that is readable out of it.
+void writeByte(int fd);
+void drain(int fd);
+
 } // namespace sy::test

@@ -29,19 +29,6 @@ QSocketNotifier *counting(int fd, QSocketNotifier::Type type, Counter &counter)
     return notifier;
 }
 
-void writeByte(int fd)
-{
-    const char byte = 'x';
-    ASSERT_EQ(::write(fd, &byte, 1), 1);
-}
-
-void drain(int fd)
-{
-    char buffer[256];
-    while (::read(fd, buffer, sizeof buffer) > 0) {
-    }
-}
-
 TEST_F(EpollDispatcherTest, ReadNotifierFiresWhenBytesArriveOnAPipe)
 {
     Pipe pipe;
