@@ -185,7 +185,7 @@ void AttemptLoop::sendWire(const PlannedAttempt &attempt, const QString &credent
 {
     const std::optional<failover::Outage> outage = m_state.outages.match(attempt.channel->id, attempt.modelId);
     m_report.started(attempt);
-    sendToChannel(*attempt.channel, credential, std::move(wire), outage);
+    sendToChannel(*attempt.channel, credential, std::move(wire), outage, m_request.stream);
 }
 
 void AttemptLoop::onChunk(const QByteArray &bytes)

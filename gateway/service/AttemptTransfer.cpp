@@ -22,7 +22,7 @@ void AttemptTransfer::beginAttempt()
 }
 
 void AttemptTransfer::sendToChannel(const config::Channel &channel, const QString &credential, api::WireRequest wire,
-                                    const std::optional<failover::Outage> &outage)
+                                    const std::optional<failover::Outage> &outage, bool streamed)
 {
     upstream::UpstreamRequest request;
     request.url = channel.baseUrl.toUtf8() + wire.path;
@@ -31,6 +31,7 @@ void AttemptTransfer::sendToChannel(const config::Channel &channel, const QStrin
     request.connectTimeout = channel.timeouts.connect;
     request.firstByteTimeout = channel.timeouts.firstByte;
     request.idleTimeout = channel.timeouts.idle;
+    request.streamed = streamed;
     applyChannel(channel, credential, request);
     m_transfer = m_upstream.send(std::move(request), this, outage);
     m_transferActive = true;

@@ -31,9 +31,10 @@ protected:
     // start is kept in m_firstAttemptAt, the start of the request's upstream phase).
     void beginAttempt();
     // Sends `wire` to `channel` (its path appended to the base URL); `credential` is the key the
-    // wire was written with (empty: none); `outage` the failure lab's for this channel and model.
+    // wire was written with (empty: none); `outage` the failure lab's for this channel and model;
+    // `streamed` whether the answer is relayed to the client as it comes.
     void sendToChannel(const config::Channel &channel, const QString &credential, api::WireRequest wire,
-                       const std::optional<failover::Outage> &outage);
+                       const std::optional<failover::Outage> &outage, bool streamed);
     // Cancels the transfer if it still runs; the handler hears nothing more of it.
     void stopTransfer();
     // Appends to m_body. Past the cap (64 MiB) returns why the attempt fails (a protocol error).

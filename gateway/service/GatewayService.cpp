@@ -14,7 +14,7 @@
 #include "api/responses/ResponseIds.h"
 #include "billing/Pricing.h"
 #include "service/PrometheusExporter.h"
-#include "upstream/CurlUpstreamClient.h"
+#include "upstream/LaneUpstreamClient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -76,7 +76,7 @@ GatewayService::GatewayService(config::Config config, const Clock &clock,
     : QObject(parent)
     , m_clock(clock)
     , m_workspace(std::make_shared<const Workspace>(std::move(config)))
-    , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::CurlUpstreamClient>())
+    , m_upstream(upstream ? std::move(upstream) : std::make_unique<upstream::LaneUpstreamClient>())
     , m_state(std::make_unique<GatewayState>(clock, QRandomGenerator::system()->generate(),
                                              m_workspace->config().balance
                                                  ? std::optional(billing::fromCurrency(*m_workspace->config().balance))

@@ -1,5 +1,7 @@
 #include "upstream/CurlSocketWatcher.h"
 
+#include "core/EpollEventDispatcher.h"
+
 namespace sy::upstream::detail {
 
 // Parented to the context so they follow it across threads; as members they are destroyed (and
@@ -15,8 +17,8 @@ struct CurlSocketWatcher::Watch {
     QSocketNotifier write;
 };
 
-CurlSocketWatcher::CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity)
-    : multi_(multi), context_(context), onActivity_(std::move(onActivity))
+CurlSocketWatcher::CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity, bool background)
+    : multi_(multi), context_(context), onActivity_(std::move(onActivity)), background_(background)
 {
     curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &CurlSocketWatcher::onCurlSocket);
     curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
@@ -58,9 +60,13 @@ int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void
             watch->write.setEnabled(false);
             watcher->free_.push_back(watch);
         }
+        if (watcher->background_)
+            setSocketBackground(qintptr(socket), false);
         return 0;
     }
     if (!watch) {
+        if (watcher->background_)
+            setSocketBackground(qintptr(socket), true);
         watch = watcher->takeWatch();
         watch->read.setSocket(qintptr(socket));
         watch->write.setSocket(qintptr(socket));

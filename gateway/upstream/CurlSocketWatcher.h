@@ -9,6 +9,9 @@
 // with setSocket later) keeps that safe without deleteLater events. The pool grows to the peak
 // number of sockets open at once.
 //
+// With `background`, every socket curl reports goes to the background lane of the thread's
+// EpollEventDispatcher while curl watches it (see EpollEventDispatcher.h).
+//
 // Thread: the owning client's thread only.
 #include <QObject>
 #include <QSocketNotifier>
@@ -25,7 +28,7 @@ public:
 
     // Installs itself as `multi`'s socket callback. `context` parents the notifiers; `onActivity`
     // runs from the event loop whenever a watched socket is ready.
-    CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity);
+    CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity, bool background = false);
     // Destroy only after curl_multi_cleanup(): curl may report sockets until then.
     ~CurlSocketWatcher();
 
@@ -41,6 +44,7 @@ private:
     CURLM *multi_;
     QObject *context_;
     Activity onActivity_;
+    bool background_;
     std::vector<std::unique_ptr<Watch>> watches_;
     std::vector<Watch *> free_;
 };

@@ -52,7 +52,8 @@ CurlUpstreamClient::CurlUpstreamClient(CurlClientOptions options, QObject *paren
             // again once the outer curl call has returned.
             if (curlDepth_ == 0)
                 runCurl(socket, events);
-        });
+        },
+        options_.background);
     deadlines_ = std::make_unique<detail::TransferDeadlines>(this, [this] { onDeadlinesDue(); });
 
     curlTimer_.setSingleShot(true);

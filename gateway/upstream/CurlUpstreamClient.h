@@ -74,6 +74,9 @@ struct CurlClientOptions {
     // 36 % with 8; RSS 419 MiB, 439, 454-457 and 514 (each connection's TLS state):
     // docs/benchmarks/streams.md, 2026-12-03.
     long maxStreamsPerConnection = 32;
+    // The client's sockets go to the background lane of the thread's EpollEventDispatcher: its
+    // events wait for the short requests' (the client for held streams; LaneUpstreamClient.h).
+    bool background = false;
 };
 
 class CurlUpstreamClient final : public QObject, public UpstreamClient {

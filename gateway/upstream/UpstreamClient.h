@@ -37,6 +37,9 @@ struct UpstreamRequest {
     // Proxy URL for this request ("http://host:port"); empty = the environment's https_proxy /
     // http_proxy / no_proxy, as the curl tool reads them.
     QByteArray proxy;
+    // The answer is relayed to the client as it arrives, possibly for minutes (a streamed
+    // completion). LaneUpstreamClient serves these after the short requests.
+    bool streamed = false;
 };
 
 enum class UpstreamErrorKind {
