@@ -6,6 +6,13 @@ AfterFailure decideAfterFailure(const AttemptFacts &facts)
 {
     AfterFailure after;
     const AttemptOutcome &outcome = facts.outcome;
+    if (outcome.transportError == upstream::UpstreamErrorKind::LocalResources) {
+        // The gateway's own shortage (out of file descriptors): no channel or credential is at
+        // fault, and the same channel again would meet the same wall at once; another channel
+        // may have a connection open already.
+        after.penalisesChannel = false;
+        return after;
+    }
     if (decide(outcome) == Decision::ReturnToClient) {
         // The request is wrong (400/404/413/422): not the channel's fault. A single model answers
         // with it at once; a chain goes on (seed 000: a client 4xx does not stop the enumeration).

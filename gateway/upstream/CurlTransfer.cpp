@@ -3,7 +3,9 @@
 #include "upstream/TransferDeadlines.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <new>
+#include <sys/socket.h>
 
 namespace sy::upstream::detail {
 
@@ -81,6 +83,8 @@ CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
     curl_easy_setopt(easy_, CURLOPT_PREREQDATA, this);
     curl_easy_setopt(easy_, CURLOPT_XFERINFOFUNCTION, &CurlTransfer::onProgress);
     curl_easy_setopt(easy_, CURLOPT_XFERINFODATA, this);
+    curl_easy_setopt(easy_, CURLOPT_OPENSOCKETFUNCTION, &CurlTransfer::onOpenSocket);
+    curl_easy_setopt(easy_, CURLOPT_OPENSOCKETDATA, this);
     curl_easy_setopt(easy_, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_2TLS));
     // A proxy's CONNECT answer is not the upstream's response.
@@ -133,6 +137,7 @@ bool CurlTransfer::prepare(TransferId id, UpstreamRequest &&request, StreamHandl
     uploadedBytes_ = 0;
     requestSent_ = false;
     resendRefused_ = false;
+    socketErrno_ = 0;
     firstByteTimeoutMs_ = std::max<qint64>(0, request.firstByteTimeout.count());
     idleTimeoutMs_ = std::max<qint64>(0, request.idleTimeout.count());
     errorBuffer_[0] = '\0';
@@ -392,6 +397,15 @@ int CurlTransfer::onRequestReady(void *self, char *, char *, int, int)
     if (t->deadlineMs_)
         t->deadlines_->arm(t->deadlineMs_);
     return CURL_PREREQFUNC_OK;
+}
+
+curl_socket_t CurlTransfer::onOpenSocket(void *self, curlsocktype, curl_sockaddr *address)
+{
+    // What curl's own does, keeping the errno that curl drops.
+    const curl_socket_t socket = ::socket(address->family, address->socktype, address->protocol);
+    if (socket == CURL_SOCKET_BAD)
+        static_cast<CurlTransfer *>(self)->socketErrno_ = errno;
+    return socket;
 }
 
 int CurlTransfer::onProgress(void *self, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded)

@@ -51,6 +51,8 @@ public:
     qint64 firstByteTimeoutMs() const { return firstByteTimeoutMs_; }
     qint64 idleTimeoutMs() const { return idleTimeoutMs_; }
     const char *curlErrorText() const { return errorBuffer_; }
+    // errno of the last socket() of this transfer that failed; 0 when none did.
+    int socketErrno() const { return socketErrno_; }
     // True when curl tried to send the request a second time and was stopped (see onRequestReady).
     bool resendRefused() const { return resendRefused_; }
 
@@ -69,6 +71,7 @@ private:
     static size_t onBody(char *data, size_t size, size_t count, void *self);
     static int onRequestReady(void *self, char *, char *, int, int);
     static int onProgress(void *self, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded);
+    static curl_socket_t onOpenSocket(void *self, curlsocktype purpose, curl_sockaddr *address);
 
     bool setRequestHeaders(const HeaderList &headers, bool hasBody);
     bool appendRequestHeaders(const HeaderList &headers, bool hasBody);
@@ -103,6 +106,7 @@ private:
     qint64 idleTimeoutMs_ = 0;         // 0 = none
     curl_off_t uploadedBytes_ = 0;
     int status_ = 0;
+    int socketErrno_ = 0;
     Phase phase_ = Phase::Connecting;
     bool trackUpload_ = false;
     bool headersDelivered_ = false;

@@ -302,6 +302,9 @@ void CurlUpstreamClient::finish(CurlTransfer *transfer, CURLcode result)
         error.kind = UpstreamErrorKind::ReusedConnectionLost;
         error.message = QStringLiteral("a reused connection closed after the request was sent; "
                                        "not sent again (the upstream may have received it)");
+    } else if (std::optional<QString> shortage = detail::localShortage(result, transfer->socketErrno())) {
+        error.kind = UpstreamErrorKind::LocalResources;
+        error.message = *shortage;
     } else {
         error.kind = detail::classifyCurlResult(result, transfer->phase() != Phase::Connecting);
         const char *text = transfer->curlErrorText();

@@ -52,6 +52,10 @@ enum class UpstreamErrorKind {
     // re-sent silently: this attempt ends here and failover decides what happens next.
     ReusedConnectionLost,
     Protocol,          // malformed HTTP from the upstream
+    // The gateway itself could not open a connection: it is out of file descriptors (its
+    // open-file limit or the system's) or memory. Not the upstream's fault: no channel is
+    // penalised for it.
+    LocalResources,
     Other,
 };
 

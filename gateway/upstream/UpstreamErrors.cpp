@@ -1,6 +1,11 @@
 #include "upstream/CurlErrors.h"
 #include "upstream/UpstreamClient.h"
 
+#include <cerrno>
+#include <cstring>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 namespace sy::upstream {
 
 const char *errorKindName(UpstreamErrorKind kind)
@@ -12,6 +17,7 @@ const char *errorKindName(UpstreamErrorKind kind)
     case UpstreamErrorKind::Reset: return "reset";
     case UpstreamErrorKind::ReusedConnectionLost: return "reused_connection_lost";
     case UpstreamErrorKind::Protocol: return "protocol";
+    case UpstreamErrorKind::LocalResources: return "local_resources";
     case UpstreamErrorKind::Other: return "other";
     }
     return "other";
@@ -56,6 +62,43 @@ UpstreamErrorKind classifyCurlResult(CURLcode code, bool requestStarted)
     default:
         return UpstreamErrorKind::Other;
     }
+}
+
+namespace {
+
+bool isShortage(int error)
+{
+    return error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM;
+}
+
+// Whether this process could open a descriptor at this moment; the errno when it cannot.
+int descriptorShortageNow()
+{
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    if (fd >= 0) {
+        ::close(fd);
+        return 0;
+    }
+    return isShortage(errno) ? errno : 0;
+}
+
+} // namespace
+
+std::optional<QString> localShortage(CURLcode code, int socketErrno)
+{
+    if (code != CURLE_COULDNT_CONNECT && code != CURLE_COULDNT_RESOLVE_HOST && code != CURLE_COULDNT_RESOLVE_PROXY)
+        return std::nullopt;
+    // The socket's own errno when curl's socket() failed; otherwise (the resolver's descriptors)
+    // a look at whether the process can open one now.
+    const int error = isShortage(socketErrno) ? socketErrno : descriptorShortageNow();
+    if (!error)
+        return std::nullopt;
+    if (error == EMFILE || error == ENFILE) {
+        return QStringLiteral("the gateway cannot open a connection: %1 (%2 open-file limit reached); raise "
+                              "the limit or lower the channels' max_concurrent")
+            .arg(QString::fromLocal8Bit(std::strerror(error)), error == EMFILE ? QStringLiteral("its") : QStringLiteral("the system's"));
+    }
+    return QStringLiteral("the gateway cannot open a connection: %1").arg(QString::fromLocal8Bit(std::strerror(error)));
 }
 
 } // namespace detail

@@ -52,6 +52,8 @@ INSTANTIATE_TEST_SUITE_P(Spec4, AttemptDecisionTest, ::testing::Values(
     Row{"plain 408 retries", plain(408), NextStep::RetrySame, CredentialVerdict::None, true},
     Row{"plain reset retries", plain(std::nullopt, UpstreamErrorKind::Reset), NextStep::RetrySame, CredentialVerdict::None, true},
     Row{"plain connect failure retries", plain(std::nullopt, UpstreamErrorKind::Connect), NextStep::RetrySame, CredentialVerdict::None, true},
+    Row{"the gateway's own shortage of descriptors moves on, penalising nobody",
+        plain(std::nullopt, UpstreamErrorKind::LocalResources), NextStep::NextCandidate, CredentialVerdict::None, false},
     Row{"plain first-byte timeout retries", plain(std::nullopt, UpstreamErrorKind::FirstByteTimeout), NextStep::RetrySame, CredentialVerdict::None, true},
     Row{"429 is not retried and rate-limits the credential", plain(429), NextStep::NextCandidate, CredentialVerdict::RateLimited, true},
     Row{"429 without a credential only moves on", with(plain(429), [](AttemptFacts &f) { f.hasCredential = false; }),

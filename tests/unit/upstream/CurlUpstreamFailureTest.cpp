@@ -1,4 +1,5 @@
 // Connection-level failures and their UpstreamErrorKind: refused, connect timeout, truncation.
+#include "DescriptorsExhausted.h"
 #include "UpstreamTestSupport.h"
 
 #include <QElapsedTimer>
@@ -71,6 +72,26 @@ TEST_F(CurlUpstreamFailureTest, ConnectionRefusedIsConnectError)
     EXPECT_EQ(handler.error->kind, UpstreamErrorKind::Connect) << handler.error->message.toStdString();
     EXPECT_EQ(handler.headerCalls, 0);
     EXPECT_EQ(client.activeTransfers(), 0);
+}
+
+TEST_F(CurlUpstreamFailureTest, NoFreeDescriptorIsLocalResourcesNotAConnectError)
+{
+    // curl itself reports it as "Couldn't connect to server": the channel would be blamed.
+    RecordingHandler handler;
+    {
+        DescriptorsExhausted exhausted;
+        client.send(get(server.url("/")), &handler);
+        ASSERT_TRUE(waitFinished(handler));
+    }
+    ASSERT_TRUE(handler.error);
+    EXPECT_EQ(handler.error->kind, UpstreamErrorKind::LocalResources) << handler.error->message.toStdString();
+    EXPECT_TRUE(handler.error->message.contains(QStringLiteral("open-file limit"))) << handler.error->message.toStdString();
+    EXPECT_EQ(server.acceptedConnections(), 0);
+
+    RecordingHandler after;
+    client.send(get(server.url("/")), &after);
+    ASSERT_TRUE(waitFinished(after));
+    EXPECT_TRUE(after.completed) << "with descriptors free again the same client connects";
 }
 
 TEST_F(CurlUpstreamFailureTest, ConnectTimeoutIsConnectError)

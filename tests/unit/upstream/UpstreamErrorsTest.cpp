@@ -1,5 +1,8 @@
 // Stable error-kind names and the curl result table.
+#include "DescriptorsExhausted.h"
 #include "upstream/CurlErrors.h"
+
+#include <cerrno>
 
 #include <gtest/gtest.h>
 
@@ -14,6 +17,7 @@ TEST(UpstreamErrorsTest, KindNamesAreStable)
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Reset), "reset");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::ReusedConnectionLost), "reused_connection_lost");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Protocol), "protocol");
+    EXPECT_STREQ(errorKindName(UpstreamErrorKind::LocalResources), "local_resources");
     EXPECT_STREQ(errorKindName(UpstreamErrorKind::Other), "other");
 }
 
@@ -37,6 +41,36 @@ TEST(UpstreamErrorsTest, CurlResultsMapToKinds)
     EXPECT_EQ(classifyCurlResult(CURLE_UNSUPPORTED_PROTOCOL, false), K::Other);
     EXPECT_EQ(classifyCurlResult(CURLE_URL_MALFORMAT, false), K::Other);
     EXPECT_EQ(classifyCurlResult(CURLE_OUT_OF_MEMORY, true), K::Other);
+}
+
+TEST(UpstreamErrorsTest, ASocketThatFailedForWantOfDescriptorsIsTheGatewaysShortage)
+{
+    using detail::localShortage;
+    const std::optional<QString> emfile = localShortage(CURLE_COULDNT_CONNECT, EMFILE);
+    ASSERT_TRUE(emfile);
+    EXPECT_TRUE(emfile->contains(QStringLiteral("its open-file limit reached"))) << emfile->toStdString();
+    const std::optional<QString> enfile = localShortage(CURLE_COULDNT_CONNECT, ENFILE);
+    ASSERT_TRUE(enfile);
+    EXPECT_TRUE(enfile->contains(QStringLiteral("the system's open-file limit"))) << enfile->toStdString();
+    EXPECT_TRUE(localShortage(CURLE_COULDNT_CONNECT, ENOMEM));
+    // A refused connection, and failures that are not about opening one.
+    EXPECT_FALSE(localShortage(CURLE_COULDNT_CONNECT, 0));
+    EXPECT_FALSE(localShortage(CURLE_COULDNT_CONNECT, ECONNREFUSED));
+    EXPECT_FALSE(localShortage(CURLE_RECV_ERROR, EMFILE));
+    EXPECT_FALSE(localShortage(CURLE_OPERATION_TIMEDOUT, EMFILE));
+}
+
+TEST(UpstreamErrorsTest, AResolveFailureWhileNoDescriptorIsFreeIsTheGatewaysShortage)
+{
+    // The threaded resolver's own descriptors fail without telling: the check looks at the process.
+    EXPECT_FALSE(detail::localShortage(CURLE_COULDNT_RESOLVE_HOST, 0)) << "descriptors are free";
+    std::optional<QString> shortage;
+    {
+        test::DescriptorsExhausted exhausted;
+        shortage = detail::localShortage(CURLE_COULDNT_RESOLVE_HOST, 0);
+    }
+    ASSERT_TRUE(shortage);
+    EXPECT_TRUE(shortage->contains(QStringLiteral("open-file limit"))) << shortage->toStdString();
 }
 
 } // namespace
