@@ -1,9 +1,10 @@
 """One hold of bench/streams: what the processes and the machine did during it, and its report.
 
-`Hold(watched)` takes the counters at the start (per process: CPU, time waiting for a CPU; the
-machine: time stolen per core, connections accepted); `finish(probe_result)` takes them again and
-keeps the figures. The readers are /proc's: a process's threads' CPU and schedstat, /proc/stat's
-"steal", /proc/net/snmp's Tcp PassiveOpens.
+`Hold(watched, pinned)` takes the counters at the start (per process: CPU, time waiting for a CPU;
+the machine: time stolen per core, each core's time without tasks, connections accepted);
+`finish(probe_result)` takes them again and keeps the figures. The readers are /proc's: a
+process's threads' CPU and schedstat, /proc/stat's "steal" and idle columns, /proc/net/snmp's Tcp
+PassiveOpens.
 """
 import os
 import time
@@ -42,6 +43,15 @@ def stolen_seconds():
     return [int(row[8]) / os.sysconf("SC_CLK_TCK") for row in rows]
 
 
+def core_free_seconds():
+    """Seconds each core has not run tasks so far: idle and iowait (measured, not sampled by the
+    tick, on a tickless kernel) and time stolen (/proc/stat). Not the interrupt columns: without
+    CONFIG_IRQ_TIME_ACCOUNTING (Debian's default) that time is in the interrupted task's own too."""
+    with open("/proc/stat") as f:
+        rows = [line.split() for line in f if line.startswith("cpu") and line[3].isdigit()]
+    return [(int(row[4]) + int(row[5]) + int(row[8])) / os.sysconf("SC_CLK_TCK") for row in rows]
+
+
 def tcp_passive_opens():
     """Connections this machine has accepted so far (/proc/net/snmp, Tcp PassiveOpens)."""
     with open("/proc/net/snmp") as f:
@@ -49,16 +59,27 @@ def tcp_passive_opens():
     return int(values[names.index("PassiveOpens")])
 
 
-def runqueue_wait_seconds(pid):
-    """Seconds the process's threads spent runnable but waiting for a CPU (schedstat)."""
+def schedstat_seconds(pid, field):
+    """A /proc/PID/task/*/schedstat field summed over the process's threads, in seconds: 0 the
+    time run, 1 the time runnable but waiting for a CPU (nanoseconds, measured)."""
     total = 0
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[1])
+                total += int(f.read().split()[field])
         except (OSError, IndexError, ValueError):
             pass
     return total / 1e9
+
+
+def runqueue_wait_seconds(pid):
+    """Seconds the process's threads spent runnable but waiting for a CPU."""
+    return schedstat_seconds(pid, 1)
+
+
+def run_seconds(pid):
+    """Seconds the process's threads ran, as the scheduler measured it."""
+    return schedstat_seconds(pid, 0)
 
 
 def percentile(values, p):
@@ -69,13 +90,18 @@ def percentile(values, p):
 
 
 class Hold:
-    def __init__(self, watched):
+    def __init__(self, watched, pinned=None):
         self.watched = watched   # name -> pid
+        # (core, names): the watched processes that are alone on that core (bench/streams --pin).
+        # Whatever else ran there is the machine's other work: processes not ours, kernel threads.
+        self.pinned = pinned
         self.started = time.monotonic()
         self._cpu = {name: cpu_seconds(pid) for name, pid in watched.items()}
         self._wait = {name: runqueue_wait_seconds(pid) for name, pid in watched.items()}
         self._faults = {name: major_faults(pid) for name, pid in watched.items()}
         self._stolen = stolen_seconds()
+        self._free = core_free_seconds()
+        self._run = {name: run_seconds(watched[name]) for name in (pinned[1] if pinned else [])}
         self._opens = tcp_passive_opens()
 
     def finish(self, probed):
@@ -83,12 +109,25 @@ class Hold:
         self.probed = probed
         self.opened = tcp_passive_opens() - self._opens
         self.stolen = [after - before for before, after in zip(self._stolen, stolen_seconds())]
+        free = [after - before for before, after in zip(self._free, core_free_seconds())]
         self.elapsed = time.monotonic() - self.started
         self.cpu = {name: (cpu_seconds(pid) - self._cpu[name]) / self.elapsed for name, pid in self.watched.items()}
+        self.others = None
+        if self.pinned:
+            core, names = self.pinned
+            ours = sum(run_seconds(self.watched[name]) - self._run[name] for name in names)
+            self.others = max(0.0, self.elapsed - free[core] - ours)
         self.starved = {name: (runqueue_wait_seconds(pid) - self._wait[name]) / self.elapsed
                         for name, pid in self.watched.items()}
         self.faults = {name: major_faults(pid) - self._faults[name] for name, pid in self.watched.items()}
         return self
+
+    def disturbed(self):
+        """Seconds the machine's other work took: stolen on every core, and others on the pinned one."""
+        return sum(self.stolen) + (self.others or 0.0)
+
+    def others_text(self):
+        return f"other work on core {self.pinned[0]} {self.others * 1000:.0f} ms; " if self.pinned else ""
 
     def rounds(self):
         return len(self.probed["latencies_ms"]) + self.probed["failures"]
@@ -103,7 +142,7 @@ class Hold:
     def summary(self, index):
         """One line: the hold's stolen time, the probe through the gateway and straight."""
         through, direct = self.probed["latencies_ms"], self.probed["direct_ms"]
-        return (f"hold {index}: stolen {', '.join(f'{s * 1000:.0f}' for s in self.stolen)} ms; "
+        return (f"hold {index}: stolen {', '.join(f'{s * 1000:.0f}' for s in self.stolen)} ms; {self.others_text()}"
                 f"through the gateway p50 {percentile(through, 50):.2f} p90 {percentile(through, 90):.2f} "
                 f"p99 {percentile(through, 99):.2f} ms; straight p99 {percentile(direct, 99):.2f} ms; "
                 f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round; "
@@ -118,6 +157,10 @@ class Hold:
               + " during the hold (each waited for the disk: code or data the kernel had dropped from memory)")
         print("stolen by the hypervisor  " + ", ".join(f"core {i} {s * 1000:.0f} ms" for i, s in enumerate(self.stolen))
               + f" of the {self.elapsed:.0f} s hold (a run with much stolen says little about the tail)")
+        if self.pinned:
+            core, names = self.pinned
+            print(f"other work on core {core}      {self.others * 1000:.0f} ms of the hold ran there besides the "
+                  f"{' and '.join(names)} (processes not ours, kernel threads: while one runs, the gateway waits)")
 
     def print_probe(self, reference):
         def line(label, run, key, failures):
