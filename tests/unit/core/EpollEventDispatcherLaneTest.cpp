@@ -6,6 +6,7 @@
 #include <QSocketNotifier>
 #include <QTimer>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,7 +55,25 @@ protected:
         dispatcher()->setBackground(fd, true);
         marked.push_back(fd);
     }
+    // `count` background pipes whose notifiers log "bulk", call `first` in the first of them to
+    // run, and each keep the thread busy for longer than a turn's interval; then all made ready.
+    void startBulk(int count, Journal &journal, std::function<void()> first)
+    {
+        for (int i = 0; i < count; ++i) {
+            bulk.push_back(std::make_unique<Pipe>());
+            markBackground(bulk.back()->readEnd);
+            bulkNotifiers.push_back(logging(*bulk.back(), "bulk", journal, [&journal, first] {
+                if (journal.order.size() == 1)
+                    first();
+                busyFor(kLongerThanATurn);
+            }));
+        }
+        for (const auto &pipe : bulk)
+            writeByte(pipe->writeEnd);
+    }
     std::vector<int> marked;
+    std::vector<std::unique_ptr<Pipe>> bulk;
+    std::vector<std::unique_ptr<QSocketNotifier>> bulkNotifiers;
 };
 
 TEST_F(EpollLaneTest, BackgroundNotifierRunsAfterTheForegroundOnesOfItsPass)
@@ -98,19 +117,8 @@ TEST_F(EpollLaneTest, ForegroundReadyDuringABackgroundBatchGoesBeforeTheRestOfIt
     Pipe request;
     Journal journal;
     auto requestNotifier = logging(request, "request", journal);
-    std::vector<std::unique_ptr<Pipe>> bulk;
-    std::vector<std::unique_ptr<QSocketNotifier>> notifiers;
-    for (int i = 0; i < 4; ++i) {
-        bulk.push_back(std::make_unique<Pipe>());
-        markBackground(bulk.back()->readEnd);
-        notifiers.push_back(logging(*bulk.back(), "bulk", journal, [&request, &journal] {
-            if (journal.order.size() == 1)
-                writeByte(request.writeEnd);  // a request arrives while the first relay runs
-            busyFor(kLongerThanATurn);
-        }));
-    }
-    for (const auto &pipe : bulk)
-        writeByte(pipe->writeEnd);
+    // A request arrives while the first relay runs.
+    startBulk(4, journal, [&request] { writeByte(request.writeEnd); });
     ASSERT_TRUE(waitUntil([&] { return journal.order.size() == 5; }));
     EXPECT_EQ(journal.order, (std::vector<std::string>{"bulk", "request", "bulk", "bulk", "bulk"}));
 }
@@ -118,26 +126,15 @@ TEST_F(EpollLaneTest, ForegroundReadyDuringABackgroundBatchGoesBeforeTheRestOfIt
 TEST_F(EpollLaneTest, PostedEventsAndDueTimersGoBeforeTheRestOfABackgroundBatch)
 {
     Journal journal;
-    std::vector<std::unique_ptr<Pipe>> bulk;
-    std::vector<std::unique_ptr<QSocketNotifier>> notifiers;
     QObject context;
     QTimer timer;  // a registered timer: QTimer::singleShot(0) would post an event instead
     timer.setSingleShot(true);
     timer.setInterval(0);
     QObject::connect(&timer, &QTimer::timeout, [&journal] { journal.order.push_back("timer"); });
-    for (int i = 0; i < 3; ++i) {
-        bulk.push_back(std::make_unique<Pipe>());
-        markBackground(bulk.back()->readEnd);
-        notifiers.push_back(logging(*bulk.back(), "bulk", journal, [&journal, &context, &timer] {
-            if (journal.order.size() == 1) {
-                QMetaObject::invokeMethod(&context, [&journal] { journal.order.push_back("posted"); }, Qt::QueuedConnection);
-                timer.start();
-            }
-            busyFor(kLongerThanATurn);
-        }));
-    }
-    for (const auto &pipe : bulk)
-        writeByte(pipe->writeEnd);
+    startBulk(3, journal, [&journal, &context, &timer] {
+        QMetaObject::invokeMethod(&context, [&journal] { journal.order.push_back("posted"); }, Qt::QueuedConnection);
+        timer.start();
+    });
     ASSERT_TRUE(waitUntil([&] { return journal.order.size() == 5; }));
     EXPECT_EQ(journal.order, (std::vector<std::string>{"bulk", "posted", "timer", "bulk", "bulk"}));
 }
