@@ -122,6 +122,14 @@ class Hold:
         self.faults = {name: major_faults(pid) - self._faults[name] for name, pid in self.watched.items()}
         return self
 
+    def attach_waits(self, waits):
+        """bench/lib/probewaits.py's request_waits() of this hold's probe (--sched)."""
+        self.waits = waits
+
+    def own_latencies(self):
+        """Each request's latency less the gateway thread's wait for its core inside it."""
+        return [latency - waited for latency, waited, _ in getattr(self, "waits", [])]
+
     def disturbed(self):
         """Seconds the machine's other work took: stolen on every core, and others on the pinned one."""
         return sum(self.stolen) + (self.others or 0.0)
@@ -146,7 +154,9 @@ class Hold:
                 f"through the gateway p50 {percentile(through, 50):.2f} p90 {percentile(through, 90):.2f} "
                 f"p99 {percentile(through, 99):.2f} ms; straight p99 {percentile(direct, 99):.2f} ms; "
                 f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round; "
-                f"major faults {sum(self.faults.values())}")
+                f"major faults {sum(self.faults.values())}"
+                + (f"; less the gateway's wait for its core p99 {percentile(self.own_latencies(), 99):.2f} ms"
+                   if getattr(self, "waits", None) else ""))
 
     def print_machine(self):
         print("CPU during the hold       " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.cpu.items())
@@ -173,6 +183,14 @@ class Hold:
         line("  straight to the provider", self.probed, "direct_ms", "direct_failures")
         print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
               "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
+        if getattr(self, "waits", None):
+            own = self.own_latencies()
+            print(f"  less the gateway's wait   p50 {percentile(own, 50):.2f} ms  p90 {percentile(own, 90):.2f} ms  "
+                  f"p99 {percentile(own, 99):.2f} ms  (each request less the time the gateway's thread waited "
+                  "for its core inside it: perf sched)")
+            for latency, waited, behind in sorted(self.waits, key=lambda w: -w[0])[:5]:
+                held = ", ".join(f"{name} {ms:.1f}" for name, ms in sorted(behind.items(), key=lambda kv: -kv[1])[:3])
+                print(f"    {latency:6.2f} ms: waited {waited:.1f} ms" + (f" while its core ran {held} ms" if held else ""))
         shares = self.shares()
         print(f"gateway's share meanwhile   p50 {shares[0]:.2f} ms  p90 {shares[1]:.2f} ms  p99 {shares[2]:.2f} ms "
               "(through the gateway minus straight, same rounds)")

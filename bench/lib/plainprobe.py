@@ -2,7 +2,8 @@
 
 Run as `python3 plainprobe.py HOST PORT SECRET MODEL [DIRECT_PORT DIRECT_PATH DIRECT_MODEL]`; each
 line "SECONDS" on stdin starts one probe of that length, answered by one JSON line on stdout:
-{"latencies_ms": [...], "failures": N, "direct_ms": [...], "direct_failures": N}. With a direct
+{"latencies_ms": [...], "started_s": [...], "failures": N, "direct_ms": [...], "direct_failures": N}
+(started_s: each answered request's start, time.monotonic(), beside its latency). With a direct
 target, each round sends the same request straight to the provider (its path and upstream model)
 right after the one through the gateway: the same moment's latency without the gateway, so the
 machine's share of a slow round shows beside the gateway's. An empty line or end of input ends it.
@@ -41,12 +42,15 @@ def one_request(host, port, request):
     return b" 200 " in data.split(b"\r\n", 1)[0]
 
 
-def timed(host, port, request, latencies):
-    """One request; its latency appended when it answered 200. False when it failed."""
+def timed(host, port, request, latencies, starts=None):
+    """One request; its latency (and to `starts` its start) appended when it answered 200. False
+    when it failed."""
     start = time.monotonic()
     try:
         if one_request(host, port, request):
             latencies.append((time.monotonic() - start) * 1000)
+            if starts is not None:
+                starts.append(start)
             return True
     except OSError:
         pass
@@ -56,11 +60,11 @@ def timed(host, port, request, latencies):
 def probe(host, port, request, seconds, direct=None, interval=0.05):
     """Plain requests one after another, one round every `interval` s: latencies in ms and
     failures, through the gateway and (with `direct`, a (port, request) pair) straight."""
-    result = {"latencies_ms": [], "failures": 0, "direct_ms": [], "direct_failures": 0}
+    result = {"latencies_ms": [], "started_s": [], "failures": 0, "direct_ms": [], "direct_failures": 0}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         start = time.monotonic()
-        if not timed(host, port, request, result["latencies_ms"]):
+        if not timed(host, port, request, result["latencies_ms"], result["started_s"]):
             result["failures"] += 1
         if direct and not timed(host, direct[0], direct[1], result["direct_ms"]):
             result["direct_failures"] += 1

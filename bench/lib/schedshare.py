@@ -6,7 +6,7 @@ for each thread of the gateway's process and each thread of the simulator and th
 (switchyard-sim, switchyard-late...): its CPU time and slices, how often and how long it waited
 between becoming runnable (woken or preempted) and running, and what ran on its core during those
 waits: the gateway's own threads by name and tid, the measuring processes, other processes
-together. Times in ms. Used by bench/routing --sched.
+together. Times in ms. Used by bench/routing --sched; its reader also by bench/lib/probewaits.py.
 """
 import bisect
 import collections
@@ -18,8 +18,11 @@ LINE = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.+?)\[(\d+)(?:/(\d+))?\]\s+([\
 MEASURING = ("switchyard-sim", "switchyard-lat")
 
 
-def main():
-    data, gateway_pid = sys.argv[1], int(sys.argv[2])
+def read_timehist(data):
+    """The slices and waits of a `perf sched record` (all cores), from `perf sched timehist`, in ms:
+    segments per core [(start, end, tid, pid, name)] sorted by start, with their ends for bisect;
+    waits per thread [(cpu, ready, start)] (runnable, woken or preempted, until it ran); each
+    thread's (pid, name); and its CPU ms, slices and longest slice."""
     text = subprocess.run(["perf", "sched", "timehist", "-i", data],
                           capture_output=True, text=True, check=True).stdout
     segments = collections.defaultdict(list)   # cpu -> [(start, end, tid, pid, name)]
@@ -49,13 +52,20 @@ def main():
     for cpu in segments:
         segments[cpu].sort()
         ends[cpu] = [seg[1] for seg in segments[cpu]]   # slices of one core do not overlap
+    return segments, ends, waits, info, used
 
-    def overlapping(cpu, ready, start):
-        """The slices of `cpu` that overlap (ready, start)."""
-        i = bisect.bisect_right(ends[cpu], ready)
-        while i < len(segments[cpu]) and segments[cpu][i][0] < start:
-            yield segments[cpu][i]
-            i += 1
+
+def overlapping(segments, ends, cpu, ready, start):
+    """The slices of `cpu` that overlap (ready, start)."""
+    i = bisect.bisect_right(ends[cpu], ready)
+    while i < len(segments[cpu]) and segments[cpu][i][0] < start:
+        yield segments[cpu][i]
+        i += 1
+
+
+def main():
+    data, gateway_pid = sys.argv[1], int(sys.argv[2])
+    segments, ends, waits, info, used = read_timehist(data)
 
     def category(tid, pid, name):
         if pid == gateway_pid:
@@ -73,7 +83,7 @@ def main():
         over = [(c, r, s) for c, r, s in own if s - r > 1.0]
         held = collections.defaultdict(float)
         for cpu, ready, start in over:
-            for seg_start, seg_end, seg_tid, seg_pid, seg_name in overlapping(cpu, ready, start):
+            for seg_start, seg_end, seg_tid, seg_pid, seg_name in overlapping(segments, ends, cpu, ready, start):
                 overlap = min(seg_end, start) - max(seg_start, ready)
                 if overlap > 0 and seg_tid != tid:
                     held[category(seg_tid, seg_pid, seg_name)] += overlap
@@ -82,7 +92,7 @@ def main():
         behind_own = []
         for cpu, ready, start in own:
             part = 0.0
-            for seg_start, seg_end, seg_tid, seg_pid, _ in overlapping(cpu, ready, start):
+            for seg_start, seg_end, seg_tid, seg_pid, _ in overlapping(segments, ends, cpu, ready, start):
                 if seg_pid == gateway_pid and seg_tid != tid:
                     part += min(seg_end, start) - max(seg_start, ready)
             if part > 0:
