@@ -128,7 +128,7 @@ class Hold:
 
     def own_latencies(self):
         """Each request's latency less the gateway thread's wait for its core inside it."""
-        return [latency - waited for latency, waited, _ in getattr(self, "waits", [])]
+        return [latency - waited for latency, waited, _, _ in getattr(self, "waits", [])]
 
     def disturbed(self):
         """Seconds the machine's other work took: stolen on every core, and others on the pinned one."""
@@ -188,9 +188,10 @@ class Hold:
             print(f"  less the gateway's wait   p50 {percentile(own, 50):.2f} ms  p90 {percentile(own, 90):.2f} ms  "
                   f"p99 {percentile(own, 99):.2f} ms  (each request less the time the gateway's thread waited "
                   "for its core inside it: perf sched)")
-            for latency, waited, behind in sorted(self.waits, key=lambda w: -w[0])[:5]:
+            for latency, waited, behind, ran in sorted(self.waits, key=lambda w: -w[0])[:5]:
                 held = ", ".join(f"{name} {ms:.1f}" for name, ms in sorted(behind.items(), key=lambda kv: -kv[1])[:3])
-                print(f"    {latency:6.2f} ms: waited {waited:.1f} ms" + (f" while its core ran {held} ms" if held else ""))
+                print(f"    {latency:6.2f} ms: the gateway's thread ran {ran:.1f} ms, waited {waited:.1f} ms"
+                      + (f" while its core ran {held} ms" if held else ""))
         shares = self.shares()
         print(f"gateway's share meanwhile   p50 {shares[0]:.2f} ms  p90 {shares[1]:.2f} ms  p99 {shares[2]:.2f} ms "
               "(through the gateway minus straight, same rounds)")

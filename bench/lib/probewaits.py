@@ -40,9 +40,12 @@ class Recorder:
 
 def request_waits(data, gateway_pid, started_s, latencies_ms):
     """For each request (its start in seconds, its latency in ms): (latency, the gateway thread's
-    wait inside it in ms, {what ran on its core meanwhile: ms}), as recorded in `data`."""
+    wait inside it in ms, {what ran on its core meanwhile: ms}, the ms it ran inside it), as
+    recorded in `data`. A slow request with neither much wait nor much run had the gateway's
+    thread asleep: waiting for the provider or the client."""
     segments, ends, waits, info, _ = read_timehist(data)
     own = sorted(waits.get(gateway_pid, []), key=lambda w: w[1])
+    runs = [(start, end) for slices in segments.values() for start, end, tid, _, _ in slices if tid == gateway_pid]
     result = []
     for start_s, latency in zip(started_s, latencies_ms):
         begin, end = start_s * 1e3, start_s * 1e3 + latency
@@ -57,5 +60,6 @@ def request_waits(data, gateway_pid, started_s, latencies_ms):
                 if part > 0 and seg_tid != gateway_pid:
                     who = f"gateway: {seg_name}" if seg_pid == gateway_pid else seg_name
                     behind[who] += part
-        result.append((latency, waited, dict(behind)))
+        ran = sum(max(0.0, min(stop, end) - max(go, begin)) for go, stop in runs if stop > begin and go < end)
+        result.append((latency, waited, dict(behind), ran))
     return result
