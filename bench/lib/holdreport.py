@@ -103,6 +103,7 @@ class Hold:
         self._free = core_free_seconds()
         self._run = {name: run_seconds(watched[name]) for name in (pinned[1] if pinned else [])}
         self._opens = tcp_passive_opens()
+        self.waits = []          # with --sched: bench/lib/probewaits.py's request_waits()
 
     def finish(self, probed):
         """Keeps the figures of the hold that ends now; `probed` is the probe's JSON report."""
@@ -122,13 +123,9 @@ class Hold:
         self.faults = {name: major_faults(pid) - self._faults[name] for name, pid in self.watched.items()}
         return self
 
-    def attach_waits(self, waits):
-        """bench/lib/probewaits.py's request_waits() of this hold's probe (--sched)."""
-        self.waits = waits
-
     def own_latencies(self):
         """Each request's latency less the gateway thread's wait for its core inside it."""
-        return [latency - waited for latency, waited, _, _ in getattr(self, "waits", [])]
+        return [latency - waited for latency, waited, _, _ in self.waits]
 
     def disturbed(self):
         """Seconds the machine's other work took: stolen on every core, and others on the pinned one."""
@@ -156,7 +153,7 @@ class Hold:
                 f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round; "
                 f"major faults {sum(self.faults.values())}"
                 + (f"; less the gateway's wait for its core p99 {percentile(self.own_latencies(), 99):.2f} ms"
-                   if getattr(self, "waits", None) else ""))
+                   if self.waits else ""))
 
     def print_machine(self):
         print("CPU during the hold       " + ", ".join(f"{name} {share * 100:.0f} %" for name, share in self.cpu.items())
@@ -183,7 +180,7 @@ class Hold:
         line("  straight to the provider", self.probed, "direct_ms", "direct_failures")
         print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
               "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
-        if getattr(self, "waits", None):
+        if self.waits:
             own = self.own_latencies()
             print(f"  less the gateway's wait   p50 {percentile(own, 50):.2f} ms  p90 {percentile(own, 90):.2f} ms  "
                   f"p99 {percentile(own, 99):.2f} ms  (each request less the time the gateway's thread waited "

@@ -299,7 +299,7 @@ void EpollEventDispatcher::setBackground(int fd, bool background)
         return;
     Watch &watch = it->second;
     if (watch.events != 0)
-        ::epoll_ctl(watch.background ? m_backgroundEpoll : m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+        ::epoll_ctl(epollOf(watch), EPOLL_CTL_DEL, fd, nullptr);
     watch.events = 0;  // added again to the other set
     updateWatch(fd, watch);
 }
@@ -320,7 +320,7 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
     if (wanted == 0) {
         // A descriptor closed before its notifier went is already gone from epoll: ignore errors.
         if (watch.events != 0)
-            ::epoll_ctl(watch.background ? m_backgroundEpoll : m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+            ::epoll_ctl(epollOf(watch), EPOLL_CTL_DEL, fd, nullptr);
         if (watch.alwaysReady)
             m_alwaysReady.erase(std::find(m_alwaysReady.begin(), m_alwaysReady.end(), fd));
         m_watches.erase(fd);
@@ -334,7 +334,7 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
     const int op = watch.events != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
     if (op == EPOLL_CTL_ADD)
         watch.background = m_background.count(fd) > 0;
-    const int set = watch.background ? m_backgroundEpoll : m_epoll;
+    const int set = epollOf(watch);
     int rc = ::epoll_ctl(set, op, fd, &event);
     // The descriptor was closed and its number reused while a notifier was still registered
     // (epoll forgets closed descriptors by itself), or the other way round.

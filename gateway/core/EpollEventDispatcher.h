@@ -115,6 +115,8 @@ private:
     using PendingList = QVarLengthArray<Pending, 768>;
 
     void updateWatch(int fd, Watch &watch);
+    // The epoll set `watch` is registered in.
+    int epollOf(const Watch &watch) const { return watch.background ? m_backgroundEpoll : m_epoll; }
     // Waits up to timeoutMs (-1: no limit) and lists the foreground notifiers due; returns 1 when
     // woken through the eventfd. `backgroundReady` is set when a background descriptor is ready.
     int waitAndCollect(bool includeNotifiers, int timeoutMs, PendingList &pending, bool &backgroundReady);
