@@ -13,13 +13,11 @@ key in the run directory.
     front.process.terminate()
 """
 import os
-import shutil
-import socket
 import subprocess
-import time
 from dataclasses import dataclass
 
-HOST = "127.0.0.1"
+import nginxproc
+from nginxproc import HOST
 
 
 @dataclass
@@ -27,12 +25,6 @@ class Front:
     process: subprocess.Popen
     port: int
     ca_file: str
-
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def _certificates(folder):
@@ -52,32 +44,13 @@ def _certificates(folder):
     return ca, cert, key
 
 
-def start(run_dir, upstream_port, connections=20000, max_streams=128, limit_s=15):
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.path.exists(nginx):
-        raise RuntimeError("nginx is not installed (Debian package nginx-light, in scripts/packages.txt)")
+def start(run_dir, upstream_port, connections=20000, max_streams=128, limit_s=15, niceness=0):
     folder = os.path.join(run_dir, "h2front")
     os.makedirs(folder, exist_ok=True)
+    nginxproc.binary()  # before the certificates: says at once when nginx is missing
     ca, cert, key = _certificates(folder)
-    port = _free_port()
-    config = os.path.join(folder, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""daemon off;
-master_process off;
-worker_processes 1;
-worker_rlimit_nofile {connections + 100};
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections {connections}; multi_accept on; }}
-http {{
-  access_log off;
-  client_body_temp_path {folder}/client_body;
-  proxy_temp_path {folder}/proxy;
-  fastcgi_temp_path {folder}/fastcgi;
-  uwsgi_temp_path {folder}/uwsgi;
-  scgi_temp_path {folder}/scgi;
-  keepalive_requests 1000000;
-  upstream sim {{ server {HOST}:{upstream_port}; keepalive 256; }}
+    port = nginxproc.free_port()
+    text = nginxproc.config(folder, connections, f"""  upstream sim {{ server {HOST}:{upstream_port}; keepalive 256; }}
   server {{
     listen {HOST}:{port} ssl http2;
     http2_max_concurrent_streams {max_streams};
@@ -92,19 +65,7 @@ http {{
       proxy_read_timeout 3600s;
     }}
   }}
-}}
 """)
-    process = subprocess.Popen([nginx, "-p", folder, "-e", os.path.join(folder, "error.log"), "-c", config],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            break
-        try:
-            with socket.create_connection((HOST, port), timeout=0.3):
-                return Front(process, port, ca)
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    with open(os.path.join(folder, "error.log")) as f:
-        raise RuntimeError(f"the HTTPS/HTTP2 front did not start: {f.read()[-2000:]}")
+    process = nginxproc.start(folder, text, port, "the HTTPS/HTTP2 front", limit_s,
+                              (lambda: os.nice(niceness)) if niceness else None)
+    return Front(process, port, ca)

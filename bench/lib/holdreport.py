@@ -125,7 +125,11 @@ class Hold:
 
     def own_latencies(self):
         """Each request's latency less the gateway thread's wait for its core inside it."""
-        return [latency - waited for latency, waited, _, _ in self.waits]
+        return [latency - waited for latency, waited, *_ in self.covered()]
+
+    def covered(self):
+        """The requests the scheduler record covers from start to end (request_waits' None: not)."""
+        return [w for w in self.waits if w is not None]
 
     def disturbed(self):
         """Seconds the machine's other work took: stolen on every core, and others on the pinned one."""
@@ -144,13 +148,20 @@ class Hold:
         """The gateway's share at p50, p90, p99: through the gateway minus straight, same rounds."""
         return [percentile(self.probed["latencies_ms"], q) - percentile(self.probed["direct_ms"], q) for q in (50, 90, 99)]
 
+    def beside_reference(self):
+        """The gateway's latency less the reference proxy's on its core at p50, p90, p99, same rounds."""
+        return [percentile(self.probed["latencies_ms"], q) - percentile(self.probed["reference_ms"], q) for q in (50, 90, 99)]
+
     def summary(self, index):
         """One line: the hold's stolen time, the probe through the gateway and straight."""
         through, direct = self.probed["latencies_ms"], self.probed["direct_ms"]
         return (f"hold {index}: stolen {', '.join(f'{s * 1000:.0f}' for s in self.stolen)} ms; {self.others_text()}"
                 f"through the gateway p50 {percentile(through, 50):.2f} p90 {percentile(through, 90):.2f} "
                 f"p99 {percentile(through, 99):.2f} ms; straight p99 {percentile(direct, 99):.2f} ms; "
-                f"gateway's share p99 {self.shares()[2]:.2f} ms; {self.connections_per_round():.2f} connections per round; "
+                f"gateway's share p99 {self.shares()[2]:.2f} ms; "
+                + (f"nginx on core 0 p99 {percentile(self.probed['reference_ms'], 99):.2f} ms, the gateway beside it "
+                   f"{self.beside_reference()[2]:.2f} ms; " if self.probed.get("reference_ms") else "")
+                + f"{self.connections_per_round():.2f} connections per round; "
                 f"major faults {sum(self.faults.values())}"
                 + (f"; less the gateway's wait for its core p99 {percentile(self.own_latencies(), 99):.2f} ms"
                    if self.waits else ""))
@@ -176,8 +187,12 @@ class Hold:
                   f"p99 {percentile(values, 99):.2f} ms  ({len(values)} ok, {run[failures]} failed)")
         line("plain request, reference", reference, "latencies_ms", "failures")
         line("  straight to the provider", reference, "direct_ms", "direct_failures")
+        if reference.get("reference_ms") or reference.get("reference_failures"):
+            line("  through nginx on core 0", reference, "reference_ms", "reference_failures")
         line("plain request, meanwhile", self.probed, "latencies_ms", "failures")
         line("  straight to the provider", self.probed, "direct_ms", "direct_failures")
+        if self.probed.get("reference_ms") or self.probed.get("reference_failures"):
+            line("  through nginx on core 0", self.probed, "reference_ms", "reference_failures")
         print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
               "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
         if self.waits:
@@ -185,10 +200,15 @@ class Hold:
             print(f"  less the gateway's wait   p50 {percentile(own, 50):.2f} ms  p90 {percentile(own, 90):.2f} ms  "
                   f"p99 {percentile(own, 99):.2f} ms  (each request less the time the gateway's thread waited "
                   "for its core inside it: perf sched)")
-            for latency, waited, behind, ran in sorted(self.waits, key=lambda w: -w[0])[:5]:
+            if len(own) < len(self.waits):
+                print(f"    ({len(self.waits) - len(own)} of {len(self.waits)} requests not wholly in the record, left out)")
+            for latency, waited, behind, ran, hops in sorted(self.covered(), key=lambda w: -w[0])[:5]:
                 held = ", ".join(f"{name} {ms:.1f}" for name, ms in sorted(behind.items(), key=lambda kv: -kv[1])[:3])
-                print(f"    {latency:6.2f} ms: the gateway's thread ran {ran:.1f} ms, waited {waited:.1f} ms"
-                      + (f" while its core ran {held} ms" if held else ""))
+                others = ", ".join(f"{name} {ms:.1f}" for name, ms in sorted(hops.items(), key=lambda kv: -kv[1]))
+                print(f"    {latency:6.2f} ms: the gateway's thread ran {ran:.1f} ms, waited {waited:.1f} ms, "
+                      f"slept {max(0.0, latency - ran - waited):.1f} ms"
+                      + (f" while its core ran {held} ms" if held else "")
+                      + (f"; waited for a core: {others} ms" if others else ""))
         shares = self.shares()
         print(f"gateway's share meanwhile   p50 {shares[0]:.2f} ms  p90 {shares[1]:.2f} ms  p99 {shares[2]:.2f} ms "
               "(through the gateway minus straight, same rounds)")

@@ -1,12 +1,15 @@
 """The plain-request probe of bench/streams, in a process of its own.
 
-Run as `python3 plainprobe.py HOST PORT SECRET MODEL [DIRECT_PORT DIRECT_PATH DIRECT_MODEL]`; each
-line "SECONDS" on stdin starts one probe of that length, answered by one JSON line on stdout:
-{"latencies_ms": [...], "started_s": [...], "failures": N, "direct_ms": [...], "direct_failures": N}
-(started_s: each answered request's start, time.monotonic(), beside its latency). With a direct
-target, each round sends the same request straight to the provider (its path and upstream model)
-right after the one through the gateway: the same moment's latency without the gateway, so the
-machine's share of a slow round shows beside the gateway's. An empty line or end of input ends it.
+Run as `python3 plainprobe.py HOST PORT SECRET MODEL [DIRECT_PORT DIRECT_PATH DIRECT_MODEL
+[REFERENCE_PORT]]`; each line "SECONDS" on stdin starts one probe of that length, answered by one
+JSON line on stdout: {"latencies_ms": [...], "started_s": [...], "failures": N, "direct_ms": [...],
+"direct_failures": N, "reference_ms": [...], "reference_failures": N} (started_s: each answered
+request's start, time.monotonic(), beside its latency). With a direct target, each round sends the
+same request straight to the provider (its path and upstream model) right after the one through
+the gateway: the same moment's latency without the gateway, so the machine's share of a slow round
+shows beside the gateway's. With a reference port, the round sends that request through the
+reference proxy there too (bench/lib/proxyref.py: nginx on the gateway's core), between the two.
+An empty line or end of input ends it.
 
 Why a process of its own: in the stream clients' asyncio loop the probe's latency included the
 time the loop took to come back to it between thousands of stream reads (the client's tail, not
@@ -57,15 +60,19 @@ def timed(host, port, request, latencies, starts=None):
     return False
 
 
-def probe(host, port, request, seconds, direct=None, interval=0.05):
+def probe(host, port, request, seconds, direct=None, reference_port=None, interval=0.05):
     """Plain requests one after another, one round every `interval` s: latencies in ms and
-    failures, through the gateway and (with `direct`, a (port, request) pair) straight."""
-    result = {"latencies_ms": [], "started_s": [], "failures": 0, "direct_ms": [], "direct_failures": 0}
+    failures, through the gateway, through the reference proxy (`reference_port`, with the
+    direct request) and (with `direct`, a (port, request) pair) straight."""
+    result = {"latencies_ms": [], "started_s": [], "failures": 0, "direct_ms": [], "direct_failures": 0,
+              "reference_ms": [], "reference_failures": 0}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         start = time.monotonic()
         if not timed(host, port, request, result["latencies_ms"], result["started_s"]):
             result["failures"] += 1
+        if direct and reference_port and not timed(host, reference_port, direct[1], result["reference_ms"]):
+            result["reference_failures"] += 1
         if direct and not timed(host, direct[0], direct[1], result["direct_ms"]):
             result["direct_failures"] += 1
         time.sleep(max(0.0, interval - (time.monotonic() - start)))
@@ -78,10 +85,11 @@ def main():
     direct = None
     if len(sys.argv) > 7:
         direct = (int(sys.argv[5]), request_bytes(host, secret, sys.argv[7], sys.argv[6]))
+    reference_port = int(sys.argv[8]) if len(sys.argv) > 8 else None
     for line in sys.stdin:
         if not line.strip():
             break
-        print(json.dumps(probe(host, port, request, float(line), direct)), flush=True)
+        print(json.dumps(probe(host, port, request, float(line), direct, reference_port)), flush=True)
     return 0
 
 
