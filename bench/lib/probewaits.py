@@ -57,7 +57,8 @@ def request_waits(data, gateway_pid, started_s, latencies_ms, path=None):
     wait inside it in ms, {what ran on its core meanwhile: ms}, the ms it ran inside it, {the
     request's other hops: ms they waited for a core inside it}), as recorded in `data`; None for
     a request the record does not cover from start to end (perf starts a little after the hold).
-    The other hops are the processes of `path` ({name: pid}: the probe, its provider) and the
+    The other hops are the processes of `path` ({name: pid}: the probe, its provider), the
+    gateway's other threads (a charged answer waits for the storage thread's commit) and the
     kernel's softirq threads (ksoftirqd/N, which deliver loopback packets when the sender's core
     defers that work): a slow request with neither much wait nor much run had the gateway's
     thread asleep, waiting for one of them."""
@@ -70,7 +71,9 @@ def request_waits(data, gateway_pid, started_s, latencies_ms, path=None):
     names = {pid: name for name, pid in (path or {}).items()}
     for tid, thread_waits in waits.items():
         pid, name = info.get(tid, (tid, ""))
-        hop = names.get(pid) or (name if name.startswith("ksoftirqd/") else None)
+        own_thread = pid == gateway_pid and tid != gateway_pid   # the storage threads
+        hop = names.get(pid) or (f"gateway: {name}" if own_thread else None) \
+            or (name if name.startswith("ksoftirqd/") else None)
         if hop:
             hops[hop].extend((ready, ran) for _, ready, ran in thread_waits)
     result = []

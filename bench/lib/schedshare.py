@@ -14,7 +14,8 @@ import re
 import subprocess
 import sys
 
-LINE = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.+?)\[(\d+)(?:/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$")
+LINE = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.+?)\[(\d+)(?:/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+                  r"(?:\s+(\S+))?\s*$")
 MEASURING = ("switchyard-sim", "switchyard-lat")
 
 
@@ -23,8 +24,9 @@ def read_timehist(data):
     segments per core [(start, end, tid, pid, name)] sorted by start, with their ends for bisect;
     waits per thread [(cpu, ready, start)] (runnable, woken or preempted, until it ran); each
     thread's (pid, name); and its CPU ms, slices and longest slice."""
-    text = subprocess.run(["perf", "sched", "timehist", "-i", data],
+    text = subprocess.run(["perf", "sched", "timehist", "--state", "-i", data],
                           capture_output=True, text=True, check=True).stdout
+    preempted = set()                          # tids whose last slice ended runnable (state R)
     segments = collections.defaultdict(list)   # cpu -> [(start, end, tid, pid, name)]
     waits = collections.defaultdict(list)      # tid -> [(cpu, ready, start)]
     info = {}                                  # tid -> (pid, name)
@@ -39,15 +41,22 @@ def read_timehist(data):
         pid = int(m.group(5)) if m.group(5) else tid
         if tid == 0:
             continue   # idle
-        sch_delay, run = float(m.group(7)), float(m.group(8))
+        off_cpu, sch_delay, run = float(m.group(6)), float(m.group(7)), float(m.group(8))
         start = end - run
         segments[cpu].append((start, end, tid, pid, name))
         info[tid] = (pid, name)
         used[tid][0] += run
         used[tid][1] += 1
         used[tid][2] = max(used[tid][2], run)
-        if sch_delay > 0:
-            waits[tid].append((cpu, start - sch_delay, start))
+        # Preempted (its last slice ended runnable): the whole time off the CPU was a wait,
+        # reported as "wait time" with no scheduling delay. Woken: the delay after the wakeup.
+        waited = off_cpu + sch_delay if tid in preempted else sch_delay
+        if waited > 0:
+            waits[tid].append((cpu, start - waited, start))
+        if (m.group(9) or "").startswith("R"):
+            preempted.add(tid)
+        else:
+            preempted.discard(tid)
     ends = {}
     for cpu in segments:
         segments[cpu].sort()
