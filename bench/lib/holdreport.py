@@ -104,6 +104,7 @@ class Hold:
         self._run = {name: run_seconds(watched[name]) for name in (pinned[1] if pinned else [])}
         self._opens = tcp_passive_opens()
         self.waits = []          # with --sched: bench/lib/probewaits.py's request_waits()
+        self.logged = []         # the probe's requests as the gateway logged them (requestlog.py), ms
 
     def finish(self, probed):
         """Keeps the figures of the hold that ends now; `probed` is the probe's JSON report."""
@@ -163,6 +164,7 @@ class Hold:
                    f"{self.beside_reference()[2]:.2f} ms; " if self.probed.get("reference_ms") else "")
                 + f"{self.connections_per_round():.2f} connections per round; "
                 f"major faults {sum(self.faults.values())}"
+                + (f"; in the gateway (its log) p99 {percentile(self.logged, 99):.0f} ms" if self.logged else "")
                 + (f"; less the gateway's wait for its core p99 {percentile(self.own_latencies(), 99):.2f} ms"
                    if self.waits else ""))
 
@@ -195,6 +197,10 @@ class Hold:
             line("  through nginx on core 0", self.probed, "reference_ms", "reference_failures")
         print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
               "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
+        if self.logged:
+            print(f"  inside the gateway        p50 {percentile(self.logged, 50):.0f} ms  p90 {percentile(self.logged, 90):.0f} ms  "
+                  f"p99 {percentile(self.logged, 99):.0f} ms  max {max(self.logged):.0f} ms  ({len(self.logged)} requests: its request "
+                  "log's timings_ms.total, from the request read to the answer, truncated to whole ms: 3 is 3.0-3.99)")
         if self.waits:
             own = self.own_latencies()
             print(f"  less the gateway's wait   p50 {percentile(own, 50):.2f} ms  p90 {percentile(own, 90):.2f} ms  "
