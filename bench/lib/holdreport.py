@@ -195,8 +195,10 @@ class Hold:
         line("  straight to the provider", self.probed, "direct_ms", "direct_failures")
         if self.probed.get("reference_ms") or self.probed.get("reference_failures"):
             line("  through nginx on core 0", self.probed, "reference_ms", "reference_failures")
+        own = "3 are the probe's own: to the gateway, through nginx and straight" if self.probed.get("reference_ms") \
+            else "2 are the probe's own: to the gateway and straight"
         print(f"connections opened        {self.connections_per_round():.2f} per probe round during the hold "
-              "(2 are the probe's own: to the gateway and straight; a third is the gateway connecting to the provider)")
+              f"({own}; one more is the gateway connecting to the provider)")
         if self.logged:
             print(f"  inside the gateway        p50 {percentile(self.logged, 50):.0f} ms  p90 {percentile(self.logged, 90):.0f} ms  "
                   f"p99 {percentile(self.logged, 99):.0f} ms  max {max(self.logged):.0f} ms  ({len(self.logged)} requests: its request "
