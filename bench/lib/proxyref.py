@@ -3,9 +3,9 @@
 A plain HTTP reverse proxy (`proxy_pass`, kept-alive connections to the provider) in front of the
 probe's fast provider, pinned to the gateway's core. The probe sends each round's request through
 it too: its latency is what any proxy on that core took at that moment, without the gateway's
-10,000 streams to relay. On a shared virtual machine the machine's other work on that core (the
-hypervisor's agent, kernel threads: bench/streams' "other work on core 0") delays both alike, so
-the gateway's latency beside this one's is the gateway's own part of the tail.
+10,000 streams to relay. On a shared virtual machine the machine's other work on that core
+(processes not ours, kernel threads: bench/streams' "other work on core 0") delays both, so the
+gateway's latency beside this one's is nearer the gateway's own part of the tail.
 
     process, port = start(run_dir, fast_sim_port, core=0)
     ... http://127.0.0.1:{port}/fast/v1/chat/completions ...
