@@ -3,11 +3,11 @@
 // while running it hands every finished request and every applied configuration to the store,
 // whose own thread batches those writes (the request path never waits on the disk for them).
 // Money is different: Persistence is the ledger's journal (billing/LedgerJournal.h), so each
-// charge and top-up is committed to the store before the ledger shows it. The gateway thread does
-// not wait for that commit: the store's thread commits the entries in groups
-// (Store::commitLedgerLater) and the answers come back here, on the gateway thread, where the
-// ledger publishes them (an answer to a client waits for its charge: AttemptLoop). Entries the
-// store could not commit stay unpublished and are submitted again every second. It applies the request log retention of the configuration
+// charge and top-up is durable in the store before the ledger shows it (an answer to a client
+// waits for its charge: AttemptLoop). Store::commitLedgerLater() answers either at once (the
+// SQLite store's ledger log) or later, from the store's thread, which commits entries in groups;
+// the answers come back here, on the gateway thread, where the ledger publishes them. Entries the
+// store could not make durable stay unpublished and are submitted again every second. It applies the request log retention of the configuration
 // (settings log_retention_days / log_retention_count) to the store and to the in-memory log at
 // construction and after every applied configuration.
 //

@@ -74,7 +74,9 @@ int rebaseChannels(config::Config &config, const QString &from, const QString &t
 
 QString removeDatabaseFiles(const QString &path)
 {
-    for (const QString &file : {path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}) {
+    const QStringList files = QStringList{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}
+                              + storage::LedgerLogFiles::paths(path);
+    for (const QString &file : files) {
         QFile f(file);
         if (f.exists() && !f.remove())
             return QStringLiteral("Cannot delete %1: %2").arg(QDir::toNativeSeparators(file), f.errorString());

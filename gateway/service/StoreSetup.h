@@ -44,7 +44,7 @@ QString chooseDatabasePath(const QString &explicitPath, const QString &configure
 // Moves channels whose base_url starts with `from` onto `to`; returns how many moved. Any thread.
 int rebaseChannels(config::Config &config, const QString &from, const QString &to);
 
-// Deletes a database file and its -wal / -shm companions (start over). Returns an error message,
+// Deletes a database file and its companions: -wal, -shm and the ledger log (start over). Returns an error message,
 // empty on success or when there was nothing to delete. Any thread; the file must not be open.
 QString removeDatabaseFiles(const QString &path);
 

@@ -8,8 +8,10 @@
 //  - the checkpoint thread: nobody waits for a checkpoint, so it runs ten nice steps lower
 //    (lowerCurrentThreadPriority), and still gets about a tenth of a contended core, enough to
 //    keep the WAL bounded at saturation (SCHED_IDLE would not: a busy core all but starves it);
-//  - the SQLite writer keeps the normal priority: every charged answer waits for its commit, and
-//    a lower share hands the core to whatever else runs on the machine while those answers wait.
+//  - the SQLite writer keeps the normal priority: at the gateway's full rate it needs a larger
+//    share of the core than a lowered thread gets (the request log it writes would fall behind,
+//    and the gateway then refuses requests), and when the ledger log cannot be written every
+//    charged answer waits for its commit.
 //
 // Thread: each function applies to the calling thread only. Linux only; elsewhere (and when the
 // system refuses) they do nothing and return false.

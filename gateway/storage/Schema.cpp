@@ -49,6 +49,13 @@ const std::vector<Migration> &schemaMigrations()
              QStringLiteral("CREATE INDEX request_log_failed_at ON request_log(at) WHERE status >= 400"),
              QStringLiteral("CREATE INDEX request_log_failed_over_at ON request_log(at) WHERE failed_over = 1"),
          }},
+        // 4: the ledger log (LedgerLogFiles.h) names its database by this id, made once here, so
+        // that it is durable before any entry of the log names it. A program older than this
+        // version ignores the log, and would lose the charges it holds: it refuses the file.
+        {4,
+         {
+             QStringLiteral("INSERT OR IGNORE INTO meta(key, value) VALUES('ledger_log_id', lower(hex(randomblob(16))))"),
+         }},
     };
     return steps;
 }

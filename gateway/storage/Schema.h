@@ -20,7 +20,7 @@ struct Migration {
 };
 
 // The version this program writes; the last entry of schemaMigrations().
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // Every step from an empty database to kSchemaVersion, in increasing version order. Append a step
 // for a schema change; never edit a released one.

@@ -1,11 +1,21 @@
 #include "storage/SqliteStore.h"
 
 #include "storage/DatabaseFile.h"
+#include "storage/LedgerLogRecord.h"
 #include "storage/SqliteWorker.h"
+
+#include <QLoggingCategory>
+#include <QUuid>
 
 #include <type_traits>
 
 namespace sy::storage {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcStore, "switchyard.storage")
+
+} // namespace
 
 template <class Work>
 auto SqliteStore::onWorker(Work &&work)
@@ -34,7 +44,47 @@ std::variant<std::unique_ptr<SqliteStore>, QString> SqliteStore::open(const QStr
     const QString refusal = store->onWorker([&store, isNew] { return store->m_worker->open(isNew); });
     if (!refusal.isEmpty())
         return refusal;  // the store's destructor stops the thread; no connection is open
+    if (options.ledgerLog) {
+        if (const QString logRefusal = store->openLedgerLog(); !logRefusal.isEmpty())
+            return logRefusal;
+    }
     return store;
+}
+
+QString SqliteStore::openLedgerLog()
+{
+    const QString idKey = QString::fromLatin1(kMetaLedgerLogId);
+    std::optional<QString> stored = meta(idKey);
+    if (!stored || !ledgerLogIdIsValid(stored->toLatin1())) {
+        // Made by the schema's migration; a row removed or changed by hand is made again here,
+        // committed before the first entry names it.
+        stored = QUuid::createUuid().toString(QUuid::Id128).toLower();
+        setMeta(idKey, *stored);
+        if (!flush())
+            return QStringLiteral("cannot write to %1: %2").arg(m_path, stats().lastError);
+    }
+    auto opened = LedgerLogFiles::open(m_path, stored->toLatin1());
+    if (const QString *refusal = std::get_if<QString>(&opened))
+        return *refusal;
+    LedgerLogFiles::Opened &log = std::get<LedgerLogFiles::Opened>(opened);
+    if (log.foreignEntries > 0)
+        qCWarning(lcStore) << "ignored" << log.foreignEntries << "ledger entries in" << LedgerLogFiles::paths(m_path)
+                           << "written for another database than" << m_path;
+    if (!log.recovered.empty()) {
+        qCInfo(lcStore) << "committing" << log.recovered.size() << "ledger entries the ledger log kept from the"
+                        << "last run (from sequence" << log.recovered.front().sequence << "to"
+                        << log.recovered.back().sequence << ")" << (log.damagedTail ? "; its last write was cut short" : "");
+        for (StoredLedgerEntry &entry : log.recovered)
+            m_worker->enqueue(std::move(entry));
+        if (!flush())
+            return QStringLiteral("cannot commit the ledger entries kept in %1 to %2 (they are kept): %3")
+                .arg(LedgerLogFiles::paths(m_path).join(QStringLiteral(", ")), m_path, stats().lastError);
+    }
+    if (const QString refusal = log.files->reset(); !refusal.isEmpty())
+        return refusal;
+    m_ledgerLog = std::move(log.files);
+    onWorker([this] { m_worker->setLedgerLog(m_ledgerLog.get()); });
+    return {};
 }
 
 SqliteStore::SqliteStore(QString path, const SqliteStoreOptions &options)
@@ -50,6 +100,9 @@ SqliteStore::~SqliteStore()
     onWorker([this] { m_worker->close(); });  // commits what is queued
     m_thread.quit();
     m_thread.wait();
+    // Like SQLite's -wal at the last close: a clean close leaves no log beside the database.
+    if (m_ledgerLog)
+        m_ledgerLog->removeIfAllCommitted();
     // m_worker is deleted by its unique_ptr now that its thread no longer runs: its timer was
     // stopped and deleted on that thread by close().
 }
@@ -69,6 +122,14 @@ bool SqliteStore::commitLedger(StoredLedgerEntry entry)
 
 void SqliteStore::commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done)
 {
+    if (m_ledgerLog && m_ledgerLog->append(entry)) {
+        m_worker->enqueue(std::move(entry));  // to the database with the next batch
+        if (QThread::currentThread() == context->thread())
+            done(true);
+        else
+            QMetaObject::invokeMethod(context, [done = std::move(done)] { done(true); }, Qt::QueuedConnection);
+        return;
+    }
     // The store's contract: `context` lives until a flush() after this call returned, so the
     // pointer is still valid when the worker posts the answer (the event is dropped if `context`
     // is destroyed before it runs).
@@ -150,6 +211,13 @@ int SqliteStore::applyRetention()
 StoreStats SqliteStore::stats() const
 {
     return m_worker->stats();
+}
+
+std::optional<LedgerLogFiles::Sizes> SqliteStore::ledgerLogSizes() const
+{
+    if (!m_ledgerLog)
+        return std::nullopt;
+    return m_ledgerLog->sizes();
 }
 
 std::optional<quint64> SqliteStore::requestLogFull() const

@@ -7,14 +7,23 @@
 // transaction every flushInterval or as soon as batchSize items are queued, whichever comes first;
 // the request path never waits on the disk for them. Reads, flush() and commitLedger() wait for
 // the worker: a ledger entry is committed (with whatever was queued before it) before the call
-// returns, one transaction per entry. commitLedgerLater() does not wait: the worker commits the
-// queue as soon as it is free, all entries that arrived meanwhile in one transaction, and answers
-// each; that transaction leaves the queued request-log rows to the next flush (a charged answer
-// waits for it: fewer pages to write), so a row may be stored after a ledger entry queued after
-// it. In WAL mode with synchronous=NORMAL a commit appends to the WAL without an fsync.
+// returns, one transaction per entry. In WAL mode with synchronous=NORMAL a commit appends to the
+// WAL without an fsync.
 //
-// Durability: a committed write survives the process being killed (SIGKILL included); with
-// synchronous=NORMAL a power loss may take back the last commits, never corrupt the file. Writes
+// commitLedgerLater() waits for nobody: it writes the entry to the ledger log (LedgerLogFiles.h,
+// two small files beside the database) on the caller's thread and answers within the call; the
+// entry then goes to the database with the next batch of writes, and the log forgets it once it
+// is there. At open, entries the log still holds (the process died before the database had them)
+// are committed before anything can read the ledger. The log is tied to its database by an id in
+// the meta table (kMetaLedgerLogId): a log left beside a replaced database is not replayed. When
+// the log cannot take an entry (a write error), commitLedgerLater() falls back to the database:
+// the worker commits the queue as soon as it is free, all entries that arrived meanwhile in one
+// transaction (the queued request-log rows are left to the next flush: fewer pages for a commit
+// someone waits for), and answers each on `context`'s thread.
+//
+// Durability: a committed write, and an entry commitLedgerLater() answered true for, survive the
+// process being killed (SIGKILL included); with synchronous=NORMAL, and the log written without
+// an fsync, a power loss may take back the last of them, never corrupt the file. Other writes
 // still queued when the process dies are lost. A transaction that fails (disk full, I/O error) is
 // rolled back and its items stay queued and are retried. While the database falls behind and
 // maxQueuedRequests request-log rows wait, requestLogFull() says so (the gateway then refuses new
@@ -25,6 +34,7 @@
 // The file may hold credentials: a new file is created with permissions 0600 (an existing file
 // keeps its own). A file that is not SQLite, fails `PRAGMA integrity_check`, or has a schema newer
 // than this program is refused and never modified (it is only read through a read-only connection).
+#include "storage/LedgerLogFiles.h"
 #include "storage/Store.h"
 
 #include <QDateTime>
@@ -58,6 +68,9 @@ struct SqliteStoreOptions {
     // without a restart the writer copies the residue between two commits, so the WAL starts
     // over (SqliteCheckpointer.h). SQLite's automatic checkpoint, inside the commit, is off.
     int checkpointPages = 1'000;
+    // commitLedgerLater() through the ledger log. Off: every such entry waits for a database
+    // commit, as when the log cannot be written (tests of that path).
+    bool ledgerLog = true;
 };
 
 class SqliteStore final : public Store {
@@ -93,14 +106,21 @@ public:
     StoreStats stats() const override;
     std::optional<quint64> requestLogFull() const override;
     const QString &path() const { return m_path; }
+    // The ledger log's files and the entries the database does not have yet; nothing without a
+    // log (SqliteStoreOptions::ledgerLog). Any thread.
+    std::optional<LedgerLogFiles::Sizes> ledgerLogSizes() const;
 
 private:
     SqliteStore(QString path, const SqliteStoreOptions &options);
     // Runs `work` on the worker thread and waits for it (directly when already there).
     template <class Work>
     auto onWorker(Work &&work);
+    // Opens the ledger log, commits what it kept from an earlier run, then empties it. Returns
+    // the refusal, or an empty string.
+    QString openLedgerLog();
 
     QString m_path;
+    std::unique_ptr<LedgerLogFiles> m_ledgerLog;  // null: none; outlives the worker's last commit
     QThread m_thread;
     std::unique_ptr<SqliteWorker> m_worker;  // lives on m_thread; deleted after it stopped
 };

@@ -1,6 +1,7 @@
 #include "storage/SqliteWorker.h"
 
 #include "storage/DatabaseFile.h"
+#include "storage/LedgerLogFiles.h"
 #include "storage/Schema.h"
 
 #include <QLoggingCategory>
@@ -19,6 +20,17 @@ namespace sy::storage {
 namespace {
 
 constexpr char kDriver[] = "QSQLITE";
+
+// The sequences of the ledger entries in `batch` (all of them are done once it committed: written,
+// or ignored or rejected by the database).
+std::vector<quint64> ledgerSequencesOf(const std::vector<WriteOp> &batch)
+{
+    std::vector<quint64> sequences;
+    for (const WriteOp &op : batch)
+        if (const auto *entry = std::get_if<StoredLedgerEntry>(&op))
+            sequences.push_back(entry->sequence);
+    return sequences;
+}
 
 QString uniqueConnectionName()
 {
@@ -289,6 +301,8 @@ bool SqliteWorker::commitPending(CommitScope scope)
         for (const std::function<void(bool)> &answered : answers)
             answered(committed);
     });
+    if (m_ledgerLog && std::holds_alternative<BatchOutcome>(result))
+        m_ledgerLog->committed(ledgerSequencesOf(batch));
     std::lock_guard lock(m_mutex);
     m_inFlight = 0;
     if (const QString *error = std::get_if<QString>(&result)) {

@@ -25,6 +25,8 @@
 
 namespace sy::storage {
 
+class LedgerLogFiles;
+
 class SqliteWorker final : public QObject {
 public:
     SqliteWorker(QString path, const SqliteStoreOptions &options);
@@ -44,6 +46,9 @@ public:
     // other writes queued by then but the request-log rows (CommitScope::Ledger);
     // `answered(committed)` runs on the storage thread after it.
     void enqueueCommit(StoredLedgerEntry entry, std::function<void(bool)> answered);
+    // The ledger log whose entries this worker's commits confirm (LedgerLogFiles::committed);
+    // null: none. Set before entries are written to it; it must outlive the worker's last commit.
+    void setLedgerLog(LedgerLogFiles *log) { m_ledgerLog = log; }
     // Any thread.
     void setRetention(RetentionPolicy policy);
     StoreStats stats() const;
@@ -51,7 +56,8 @@ public:
     std::optional<quint64> requestLogFull() const { return m_backlog.full(); }
 
     // What a commit takes from the queue. A commit that answers wait for (a charged client
-    // answer waits for its charge: service/AttemptLoop.cpp) leaves the request-log rows queued,
+    // answer waits for its charge, when the ledger log could not take it: SqliteStore.h) leaves
+    // the request-log rows queued,
     // so its transaction writes the ledger's pages and not also each row and its four index
     // pages: the rows follow at the flush, many to a transaction. With batchSize items queued it
     // takes everything.
@@ -109,6 +115,8 @@ private:
     StoreStats m_stats;
     RetentionPolicy m_retention;
     bool m_retentionChanged = false;  // apply at the next tick, whatever the interval
+
+    LedgerLogFiles *m_ledgerLog = nullptr;  // set before the store is shared
 
     // Storage thread only.
     QSqlDatabase m_db;

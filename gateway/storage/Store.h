@@ -43,11 +43,11 @@ public:
     // same transaction (a group commit; a store may leave queued request-log rows to its next
     // flush, which then follow entries queued after them) — then runs `done(committed)` on
     // `context`'s thread, where `committed` means what commitLedger() returns. A failed
-    // transaction answers false and keeps the items queued, as commitLedger(). The answer is an
-    // event posted to `context`:
-    // every answer is posted by the time a flush() that started after this call returns, so
-    // `context` must live until such a flush() (its destruction then drops answers not yet run).
-    // The default commits synchronously and answers within this call.
+    // transaction answers false and keeps the items queued, as commitLedger(). The answer either
+    // runs within this call, when the entry is durable at once (the default, which commits
+    // synchronously; SqliteStore's ledger log), or is an event posted to `context`: every answer
+    // is posted by the time a flush() that started after this call returns, so `context` must
+    // live until such a flush() (its destruction then drops answers not yet run).
     virtual void commitLedgerLater(StoredLedgerEntry entry, QObject *context, std::function<void(bool)> done)
     {
         (void)context;

@@ -14,6 +14,8 @@ namespace sy::storage {
 inline constexpr char kMetaSchemaVersion[] = "schema_version";        // owned by the store: read-only
 inline constexpr char kMetaOpeningBalanceNanos[] = "opening_balance_nanos";
 inline constexpr char kMetaAdminTokenSha256[] = "admin_token_sha256";
+// Owned by SqliteStore: names the database in its ledger log's headers (LedgerLogFiles.h).
+inline constexpr char kMetaLedgerLogId[] = "ledger_log_id";
 
 // Ledger entry kinds, as stored.
 inline constexpr char kLedgerCharge[] = "charge";

@@ -1,39 +1,17 @@
-// The ledger's commits do not stall the gateway: while the database is locked by another writer,
-// a charged answer waits for its charge to be committed — and only that answer: the gateway
-// answers everything else meanwhile. Once the lock goes, the charge commits, the ledger shows it
-// and its answer arrives (a client that saw a complete answer was charged for it).
+// The ledger's commits do not stall the gateway. With the ledger log (the default), a charge is
+// durable as soon as it is booked: while another writer holds the database's lock, the charged
+// answer arrives whole, the ledger shows the charge at once, and the database gets it once the
+// lock goes. Without the log (as when it cannot be written), a charged answer waits for its
+// charge's database commit — and only that answer: the gateway answers everything else meanwhile.
+// Either way a client that saw a complete answer was charged for it.
+#include "DatabaseLock.h"
 #include "StoredAdminFixture.h"
 #include "support/Waits.h"
-
-#include <QSqlDatabase>
-#include <QSqlQuery>
 
 namespace sy::system_test {
 namespace {
 
 using namespace std::chrono_literals;
-
-// A second connection to the same file, holding its write lock while it lives in a transaction.
-class OtherWriter {
-public:
-    explicit OtherWriter(const QString &path)
-    {
-        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        m_db.setDatabaseName(path);
-        EXPECT_TRUE(m_db.open());
-    }
-    ~OtherWriter()
-    {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    bool exec(const QString &sql) { return QSqlQuery(m_db).exec(sql); }
-
-private:
-    const QString m_name = QStringLiteral("ledger-commit-wait-other-writer");
-    QSqlDatabase m_db;
-};
 
 class LedgerCommitWaitTest : public StoredAdminFixture {
 protected:
@@ -43,20 +21,21 @@ protected:
         config.balance = 10;
         return config;
     }
-    void startLocked()
+    void startLocked(bool ledgerLog = false)
     {
         storage::SqliteStoreOptions options;
         options.flushInterval = 20ms;
         options.retentionInterval = 1h;
         // Long enough that the store's commit is still waiting for the lock when it is released.
         options.busyTimeout = 30s;
+        options.ledgerLog = ledgerLog;
         startStoredGateway(configWithBalance(), options);
         ASSERT_TRUE(store->flush());
-        other = std::make_unique<OtherWriter>(databasePath());
-        ASSERT_TRUE(other->exec(QStringLiteral("BEGIN IMMEDIATE")));  // holds the write lock
+        other = std::make_unique<DatabaseLock>(databasePath());
+        ASSERT_TRUE(other->lock());
     }
 
-    std::unique_ptr<OtherWriter> other;
+    std::unique_ptr<DatabaseLock> other;
 };
 
 TEST_F(LedgerCommitWaitTest, AChargedAnswerWaitsForItsCommitAndNothingElseDoes)
@@ -75,7 +54,7 @@ TEST_F(LedgerCommitWaitTest, AChargedAnswerWaitsForItsCommitAndNothingElseDoes)
     EXPECT_FALSE(charged->isComplete()) << "the answer left before its charge was committed";
     EXPECT_TRUE(ledger.entries().empty());
 
-    ASSERT_TRUE(other->exec(QStringLiteral("ROLLBACK")));
+    ASSERT_TRUE(other->release());
     ASSERT_TRUE(charged->waitForEnd(20s));
     EXPECT_EQ(charged->status(), 200) << charged->body().constData();
     ASSERT_EQ(ledger.entries().size(), 1u);
@@ -95,11 +74,38 @@ TEST_F(LedgerCommitWaitTest, AStreamsEndWaitsForItsCommit)
     EXPECT_FALSE(streamed->isComplete()) << "the stream ended before its charge was committed";
     EXPECT_FALSE(streamed->body().contains("[DONE]"));
 
-    ASSERT_TRUE(other->exec(QStringLiteral("ROLLBACK")));
+    ASSERT_TRUE(other->release());
     ASSERT_TRUE(streamed->waitForEnd(20s));
     EXPECT_EQ(streamed->status(), 200);
     EXPECT_TRUE(streamed->body().contains("data: [DONE]")) << streamed->body().constData();
     EXPECT_EQ(ledger.entries().size(), 1u);
+}
+
+TEST_F(LedgerCommitWaitTest, WithTheLedgerLogAChargedAnswerAndItsChargeDoNotWaitForTheDatabase)
+{
+    startLocked(/*ledgerLog=*/true);
+    const billing::Ledger &ledger = gateway->state().ledger;
+    const auto charged = send("POST", "/v1/chat/completions", chatBody(integration::kModelA));
+    ASSERT_TRUE(charged->waitForEnd(20s)) << "the answer waited for the locked database";
+    EXPECT_EQ(charged->status(), 200) << charged->body().constData();
+    ASSERT_EQ(ledger.entries().size(), 1u) << "shown at once: durable in the ledger log";
+    const QByteArray requestId = charged->header("x-request-id");
+    EXPECT_EQ(ledger.entries().front().requestId.toLatin1(), requestId);
+    const qint64 balance = parseNanos(adminObject("/admin/balance").value("balance").toString());
+    EXPECT_LT(balance, 10'000'000'000) << "the balance shows the charge";
+    EXPECT_EQ(store->ledgerLogSizes()->unconfirmed, 1) << "the database does not have it yet";
+
+    const auto streamed = send("POST", "/v1/chat/completions", streamBody(integration::kModelA));
+    ASSERT_TRUE(streamed->waitForEnd(20s));
+    EXPECT_TRUE(streamed->body().contains("data: [DONE]")) << streamed->body().constData();
+    EXPECT_EQ(ledger.entries().size(), 2u);
+
+    ASSERT_TRUE(other->release());
+    ASSERT_TRUE(test::waitUntil([&] { return store->ledgerLogSizes()->unconfirmed == 0; }, 20s))
+        << "the charges never reached the database";
+    const std::vector<storage::StoredLedgerEntry> stored = store->ledgerEntries(0);
+    ASSERT_EQ(stored.size(), 2u);
+    EXPECT_EQ(stored.front().requestId.toLatin1(), requestId);
 }
 
 TEST_F(LedgerCommitWaitTest, ATopUpAnswersWithTheCommittedBalance)

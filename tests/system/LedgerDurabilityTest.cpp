@@ -1,8 +1,11 @@
 // Money shown is money kept: the real program is killed with SIGKILL right after /admin/ledger
 // showed its charges and a top-up; started again on the same files, it still has every entry it
 // showed (same sequence, request, amount), the balance matches them, and new charges get sequence
-// numbers that were never shown before, so a reader of /admin/ledger?after=SEQ misses none.
+// numbers that were never shown before, so a reader of /admin/ledger?after=SEQ misses none. The
+// same holds when another program held the database's write lock all along, so that none of it
+// reached the database before the kill: the ledger log kept it.
 #include "AdminFixture.h"
+#include "DatabaseLock.h"
 #include "ProcessFixture.h"
 #include "support/Waits.h"
 
@@ -71,6 +74,34 @@ TEST_F(LedgerDurabilityTest, ChargesShownByTheLedgerSurviveAKillAndSequencesNeve
     const QJsonArray whole = adminList("/admin/ledger");
     ASSERT_EQ(whole.size(), kept.size() + 2);
     EXPECT_EQ(whole.last().toObject(), after.last().toObject());
+}
+
+TEST_F(LedgerDurabilityTest, ChargesAnsweredWhileTheDatabaseWasLockedSurviveAKill)
+{
+    writeConfig(kOpeningBalance);
+    startGateway();
+    DatabaseLock lock(databasePath());
+    ASSERT_TRUE(lock.lock());
+    ASSERT_EQ(admin("POST", "/admin/balance/top-up", QJsonObject{{"amount", 5}, {"note", "while locked"}})->status(), 200);
+    for (int i = 0; i < kChargesBeforeKill; ++i) {
+        const auto answer = chat(chatBody(i % 2 == 1));
+        ASSERT_EQ(answer->status(), 200) << answer->body().constData();
+    }
+    const QJsonArray shown = adminList("/admin/ledger");
+    const QJsonObject balanceShown = adminObject("/admin/balance");
+    gateway.killHard();
+    ASSERT_EQ(shown.size(), kChargesBeforeKill + 1) << "the top-up and one charge per answered request";
+    ASSERT_TRUE(lock.release());
+
+    startGateway();
+    const QJsonArray kept = adminList("/admin/ledger");
+    ASSERT_EQ(kept.size(), shown.size());
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        EXPECT_EQ(kept.at(i).toObject(), shown.at(i).toObject()) << "entry " << i << " changed or was lost in the kill";
+    EXPECT_EQ(adminObject("/admin/balance").value("balance"), balanceShown.value("balance"));
+    ASSERT_EQ(chat(chatBody())->status(), 200);
+    const QJsonArray after = adminList("/admin/ledger?after=" + QByteArray::number(kept.last().toObject().value("sequence").toInteger()));
+    ASSERT_EQ(after.size(), 1) << "a sequence number was given twice";
 }
 
 } // namespace

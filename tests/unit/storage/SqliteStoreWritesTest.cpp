@@ -1,8 +1,8 @@
 // Writes are queued and committed by the storage thread: on flush(), within the flush interval, as
 // soon as a batch is full, many items in one transaction; a ledger entry by commitLedger() is in
-// the file when the call returns; one by commitLedgerLater() is in the file when it is answered,
-// without the request-log rows queued before it (they follow at the flush) unless a batch is
-// full; a charge is booked once per request id without failing its batch; several threads may
+// the file when the call returns; without the ledger log (SqliteStoreLedgerLogTest has it), one by
+// commitLedgerLater() is in the file when it is answered, without the request-log rows queued
+// before it (they follow at the flush) unless a batch is full; a charge is booked once per request id without failing its batch; several threads may
 // write at once; runs of requests in multi-row statements keep the queue's order.
 #include "StorageTestSupport.h"
 
@@ -23,6 +23,13 @@ using namespace std::chrono_literals;
 SqliteStoreOptions manualOptions(int batchSize = 1'000'000)
 {
     return SqliteStoreOptions{1h, batchSize, 1h};
+}
+
+// commitLedgerLater() through the database, as when the ledger log cannot take an entry.
+SqliteStoreOptions withoutLedgerLog(SqliteStoreOptions options)
+{
+    options.ledgerLog = false;
+    return options;
 }
 
 TEST(SqliteStoreWritesTest, FlushCommitsEverythingQueuedToTheFile)
@@ -224,12 +231,13 @@ std::optional<bool> commitLaterAndWait(SqliteStore &store, StoredLedgerEntry ent
     return answer;
 }
 
-// The answer a client waits for waits for this commit: it writes the ledger's pages only.
+// Without the log the answer a client waits for waits for this commit: it writes the ledger's
+// pages only.
 TEST(SqliteStoreWritesTest, CommitLedgerLaterLeavesTheQueuedRequestLogRowsToTheFlush)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("switchyard.db"));
-    auto store = openStore(path, manualOptions());
+    auto store = openStore(path, withoutLedgerLog(manualOptions()));
     ASSERT_TRUE(store);
     RawDatabase raw(path);
     store->appendRequest(request("req_1", baseTime()));
@@ -250,7 +258,7 @@ TEST(SqliteStoreWritesTest, CommitLedgerLaterTakesEverythingWhenABatchIsFull)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("switchyard.db"));
-    auto store = openStore(path, manualOptions(3));
+    auto store = openStore(path, withoutLedgerLog(manualOptions(3)));
     ASSERT_TRUE(store);
     RawDatabase raw(path);
     store->appendRequest(request("req_1", baseTime()));

@@ -1,0 +1,102 @@
+#pragma once
+// LedgerLogFiles: where SqliteStore makes a ledger entry durable at once, on the caller's thread,
+// without waiting for the database. Two append-only files beside the database (paths()), owner-
+// only, in LedgerLogRecord.h's format. append() writes an entry with one write(2); once it
+// returned true the entry survives the process being killed, as a commit with
+// synchronous=NORMAL does (a power loss may take back the last writes of both). The store's
+// thread then commits the entry to the database with its next batch and reports it here
+// (committed()); a file whose entries are all in the database is emptied to its header.
+//
+// Bounded: appends go to the active file; once it holds kRotateBytes or more and the other file
+// is empty, the other becomes the active one. So while the database keeps up, neither file grows
+// much past kRotateBytes; while it does not (locked, full), the active file keeps every entry the
+// database does not have yet.
+//
+// At open, the entries still in either file (the process died before the database had them) are
+// handed back (Opened::recovered) for the store to commit before anything reads the ledger; only
+// then does reset() empty the files. A file written for another database (its header names
+// another id: the database was replaced, the log left behind) is not replayed; its entries are
+// counted in Opened::foreignEntries, and reset() empties it.
+//
+// Thread: open() and reset() before the object is shared; then append() and committed() from
+// any thread (one mutex, held across the write).
+#include "storage/StoredTypes.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace sy::storage {
+
+class LedgerLogFiles {
+public:
+    struct Opened {
+        std::unique_ptr<LedgerLogFiles> files;
+        std::vector<StoredLedgerEntry> recovered;  // by sequence, each once
+        qsizetype foreignEntries = 0;              // in files of another database: not recovered
+        bool damagedTail = false;                  // a record cut short by the end of a process
+    };
+
+    // The two files of the database at `databasePath`.
+    static QStringList paths(const QString &databasePath);
+    // Opens (creates, 0600) both files and reads what they hold; `databaseId` is the database's
+    // ledger-log id (ledgerLogIdIsValid). The refusal names the file and the system's reason.
+    static std::variant<Opened, QString> open(const QString &databasePath, const QByteArray &databaseId);
+    ~LedgerLogFiles();
+    LedgerLogFiles(const LedgerLogFiles &) = delete;
+    LedgerLogFiles &operator=(const LedgerLogFiles &) = delete;
+
+    // Empties both files to a header naming this database. Call once the recovered entries are
+    // committed. Returns the refusal, or an empty string.
+    QString reset();
+
+    // Writes `entry` to the active file. True once it is there, and also for an entry written
+    // before and not yet reported committed (it is not written twice). False when the write
+    // failed or the entry is too large (LedgerLogRecord.h): the file is as it was, and the
+    // caller must make the entry durable another way.
+    bool append(const StoredLedgerEntry &entry);
+    // The entries numbered `sequences` are in the database (committed, or ignored as already
+    // there); numbers not written here are skipped.
+    void committed(const std::vector<quint64> &sequences);
+
+    // At a clean close: when every entry written is in the database, closes and deletes both
+    // files (the next open makes them again) and returns true; append() then refuses. Else
+    // leaves them for the next open.
+    bool removeIfAllCommitted();
+
+    // The active file passes this size before appends move to the other (when it is empty).
+    static constexpr qint64 kRotateBytes = 256 * 1024;
+
+    struct Sizes {
+        qint64 bytes[2] = {0, 0};   // each file's size, its header included
+        int unconfirmed = 0;        // entries written and not yet reported committed
+        bool failed = false;        // a write failed and could not be undone: append() refuses
+    };
+    Sizes sizes() const;
+
+private:
+    struct File {
+        int fd = -1;
+        QString path;
+        qint64 size = 0;      // bytes, the header included
+        int unconfirmed = 0;  // entries in it the database does not have yet
+    };
+    LedgerLogFiles(const QByteArray &databaseId);
+    bool empty(File &file);  // under m_mutex (or before sharing)
+
+    const QByteArray m_header;
+    mutable std::mutex m_mutex;
+    File m_files[2];
+    int m_active = 0;
+    std::unordered_map<quint64, int> m_fileOf;  // unconfirmed entries: sequence -> file
+    QByteArray m_record;                        // the record being written (capacity kept)
+    bool m_failed = false;
+};
+
+} // namespace sy::storage

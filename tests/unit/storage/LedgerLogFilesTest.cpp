@@ -1,0 +1,231 @@
+// The ledger log's two files: what was appended and not reported committed comes back at the next
+// open, in sequence order; what the database has leaves the files; the files stay bounded while
+// the database keeps up and keep everything while it does not; a log of another database is not
+// replayed; a write that fails leaves no partial record behind.
+#include "StorageTestSupport.h"
+#include "storage/LedgerLogFiles.h"
+#include "storage/LedgerLogRecord.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <csignal>
+
+#include <sys/resource.h>
+
+namespace sy::storage::test {
+namespace {
+
+const QByteArray kId = "00000000000000000000000000000001";
+const QByteArray kOtherId = "00000000000000000000000000000002";
+
+class LedgerLogFilesTest : public ::testing::Test {
+protected:
+    QString databasePath() const { return dir.filePath(QStringLiteral("switchyard.db")); }
+    LedgerLogFiles::Opened open(const QByteArray &id = kId)
+    {
+        auto opened = LedgerLogFiles::open(databasePath(), id);
+        if (const QString *refusal = std::get_if<QString>(&opened)) {
+            ADD_FAILURE() << refusal->toStdString();
+            return {};
+        }
+        return std::move(std::get<LedgerLogFiles::Opened>(opened));
+    }
+    // Opens and empties the files, as the store does once it committed what they held.
+    std::unique_ptr<LedgerLogFiles> openEmpty(const QByteArray &id = kId)
+    {
+        LedgerLogFiles::Opened opened = open(id);
+        EXPECT_TRUE(opened.files);
+        if (!opened.files)
+            return nullptr;
+        EXPECT_EQ(opened.files->reset(), QString());
+        return std::move(opened.files);
+    }
+    static StoredLedgerEntry entry(quint64 sequence) { return charge(sequence, QStringLiteral("req_%1").arg(sequence)); }
+    static qint64 recordBytes()
+    {
+        QByteArray bytes;
+        appendLedgerLogRecord(bytes, entry(1));
+        return bytes.size();
+    }
+    qint64 totalBytes() const
+    {
+        qint64 bytes = 0;
+        for (const QString &path : LedgerLogFiles::paths(databasePath()))
+            bytes += QFileInfo(path).size();
+        return bytes;
+    }
+
+    QTemporaryDir dir;
+};
+
+TEST_F(LedgerLogFilesTest, EntriesNotYetCommittedComeBackAtTheNextOpenInOrder)
+{
+    {
+        auto log = openEmpty();
+        ASSERT_TRUE(log);
+        for (quint64 sequence : {1, 2, 3})
+            ASSERT_TRUE(log->append(entry(sequence)));
+        log->committed({2});
+    }
+    // A file is emptied as a whole: the committed entry 2 comes back too (the database ignores a
+    // sequence it has), and so do 1 and 3, which it may not have.
+    LedgerLogFiles::Opened reopened = open();
+    ASSERT_EQ(reopened.recovered.size(), 3u);
+    EXPECT_EQ(reopened.recovered[0], entry(1));
+    EXPECT_EQ(reopened.recovered[1], entry(2));
+    EXPECT_EQ(reopened.recovered[2], entry(3));
+    EXPECT_FALSE(reopened.damagedTail);
+    EXPECT_EQ(reopened.foreignEntries, 0);
+}
+
+TEST_F(LedgerLogFilesTest, AFileWhoseEntriesAreAllCommittedIsEmptied)
+{
+    auto log = openEmpty();
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->append(entry(1)));
+    ASSERT_TRUE(log->append(entry(2)));
+    EXPECT_GT(totalBytes(), 2 * kLedgerLogHeaderSize);
+    EXPECT_EQ(log->sizes().unconfirmed, 2);
+    log->committed({1, 2, 99});  // 99 was never written here: skipped
+    EXPECT_EQ(totalBytes(), 2 * kLedgerLogHeaderSize);
+    EXPECT_EQ(log->sizes().unconfirmed, 0);
+    log.reset();
+    EXPECT_TRUE(open().recovered.empty());
+}
+
+TEST_F(LedgerLogFilesTest, AnEntryIsWrittenOnceUntilTheDatabaseHasIt)
+{
+    auto log = openEmpty();
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->append(entry(1)));
+    const qint64 once = totalBytes();
+    EXPECT_TRUE(log->append(entry(1)));
+    EXPECT_EQ(totalBytes(), once);
+    log->committed({1});
+    EXPECT_EQ(log->sizes().unconfirmed, 0);
+}
+
+TEST_F(LedgerLogFilesTest, TheFilesStayBoundedWhileTheDatabaseKeepsUp)
+{
+    auto log = openEmpty();
+    ASSERT_TRUE(log);
+    // The database commits in batches of 100, one batch behind the writes.
+    constexpr quint64 kEntries = 20'000;
+    constexpr quint64 kBatch = 100;
+    qint64 largest = 0;
+    for (quint64 sequence = 1; sequence <= kEntries; ++sequence) {
+        ASSERT_TRUE(log->append(entry(sequence)));
+        if (sequence % kBatch == 0 && sequence > kBatch) {
+            std::vector<quint64> batch;
+            for (quint64 s = sequence - 2 * kBatch + 1; s <= sequence - kBatch; ++s)
+                batch.push_back(s);
+            log->committed(batch);
+        }
+        const LedgerLogFiles::Sizes sizes = log->sizes();
+        largest = std::max({largest, sizes.bytes[0], sizes.bytes[1]});
+    }
+    EXPECT_GT(qint64(kEntries) * recordBytes(), 4 * LedgerLogFiles::kRotateBytes)
+        << "the test must write several rotations' worth";
+    // One file never holds much more than kRotateBytes plus the batch the database is behind.
+    EXPECT_LT(largest, LedgerLogFiles::kRotateBytes + 2 * qint64(kBatch) * recordBytes());
+    EXPECT_LT(totalBytes(), 2 * (LedgerLogFiles::kRotateBytes + 2 * qint64(kBatch) * recordBytes()));
+    log.reset();
+    // Every entry not reported committed comes back (the last batch), and at most what one file
+    // holds besides.
+    const std::vector<StoredLedgerEntry> recovered = open().recovered;
+    ASSERT_GE(recovered.size(), kBatch);
+    EXPECT_EQ(recovered.back().sequence, kEntries);
+    EXPECT_EQ(recovered[recovered.size() - kBatch].sequence, kEntries - kBatch + 1);
+    EXPECT_LT(qint64(recovered.size()), LedgerLogFiles::kRotateBytes / recordBytes() + 2 * qint64(kBatch));
+}
+
+TEST_F(LedgerLogFilesTest, WhileTheDatabaseFallsBehindEveryEntryIsKept)
+{
+    constexpr quint64 kEntries = 6'000;  // several times kRotateBytes
+    {
+        auto log = openEmpty();
+        ASSERT_TRUE(log);
+        for (quint64 sequence = 1; sequence <= kEntries; ++sequence)
+            ASSERT_TRUE(log->append(entry(sequence)));
+        EXPECT_GT(totalBytes(), 2 * LedgerLogFiles::kRotateBytes);
+    }
+    const LedgerLogFiles::Opened reopened = open();
+    ASSERT_EQ(reopened.recovered.size(), kEntries);
+    for (quint64 i = 0; i < kEntries; ++i)
+        ASSERT_EQ(reopened.recovered[i].sequence, i + 1);
+}
+
+TEST_F(LedgerLogFilesTest, ALogOfAnotherDatabaseIsNotReplayedAndIsEmptiedByReset)
+{
+    {
+        auto log = openEmpty(kOtherId);
+        ASSERT_TRUE(log);
+        ASSERT_TRUE(log->append(entry(1)));
+        ASSERT_TRUE(log->append(entry(2)));
+    }
+    LedgerLogFiles::Opened opened = open(kId);
+    EXPECT_TRUE(opened.recovered.empty());
+    EXPECT_EQ(opened.foreignEntries, 2);
+    ASSERT_EQ(opened.files->reset(), QString());
+    for (const QString &path : LedgerLogFiles::paths(databasePath()))
+        EXPECT_EQ(fileBytes(path), ledgerLogHeader(kId));
+}
+
+TEST_F(LedgerLogFilesTest, ARecordCutShortByTheEndOfAProcessIsDroppedTheOthersKept)
+{
+    {
+        auto log = openEmpty();
+        ASSERT_TRUE(log);
+        for (quint64 sequence : {1, 2, 3})
+            ASSERT_TRUE(log->append(entry(sequence)));
+    }
+    const QString first = LedgerLogFiles::paths(databasePath()).first();
+    ASSERT_TRUE(QFile::resize(first, QFileInfo(first).size() - 5));
+    const LedgerLogFiles::Opened reopened = open();
+    EXPECT_TRUE(reopened.damagedTail);
+    ASSERT_EQ(reopened.recovered.size(), 2u);
+    EXPECT_EQ(reopened.recovered[1], entry(2));
+}
+
+TEST_F(LedgerLogFilesTest, TheFilesAreTheOwnersOnly)
+{
+    auto log = openEmpty();
+    ASSERT_TRUE(log);
+    for (const QString &path : LedgerLogFiles::paths(databasePath()))
+        EXPECT_EQ(QFileInfo(path).permissions() & 0x0077, QFileDevice::Permissions()) << path.toStdString();
+}
+
+TEST_F(LedgerLogFilesTest, AFailedWriteLeavesNoPartialRecordAndTheCallerIsTold)
+{
+    auto log = openEmpty();
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->append(entry(1)));
+    const qint64 before = totalBytes() - kLedgerLogHeaderSize;  // the active file's size
+
+    // A file-size limit a few bytes past the active file's end: the next record is written in
+    // part (write returns short, then EFBIG).
+    rlimit old{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit tight = old;
+    tight.rlim_cur = rlim_t(before + 10);
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tight), 0);
+    const bool appended = log->append(entry(2));
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
+    std::signal(SIGXFSZ, previousHandler);
+
+    EXPECT_FALSE(appended);
+    EXPECT_EQ(totalBytes() - kLedgerLogHeaderSize, before) << "the partial record was not taken away";
+    EXPECT_FALSE(log->sizes().failed);
+    EXPECT_TRUE(log->append(entry(3))) << "the log is usable again once writes succeed";
+    log.reset();
+    const LedgerLogFiles::Opened reopened = open();
+    EXPECT_FALSE(reopened.damagedTail);
+    ASSERT_EQ(reopened.recovered.size(), 2u);
+    EXPECT_EQ(reopened.recovered[0].sequence, 1u);
+    EXPECT_EQ(reopened.recovered[1].sequence, 3u);
+}
+
+} // namespace
+} // namespace sy::storage::test
