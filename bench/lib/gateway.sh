@@ -10,7 +10,7 @@ write_config() {
 listen: ${HOST}:$2
 admin_token: bench-admin-${RANDOM}${RANDOM}
 database: $3
-balance: 1000000            # admission needs a positive balance; the models are priced 0 anyway
+balance: 1000000            # admission needs a positive balance; every answer is charged (a ledger entry)
 channels:
   - id: bench
     provider: bench
@@ -20,6 +20,7 @@ channels:
     models:
       - id: bench/model
         upstream: bench-model
+        price: {prompt: 0.1, completion: 0.1}
   - id: bench-stream          # the same upstream's server-sent-events answer (--stream)
     provider: bench
     base_url: http://${HOST}:${UPSTREAM_PORT}/stream/v1
@@ -28,6 +29,7 @@ channels:
     models:
       - id: bench/stream
         upstream: bench-model
+        price: {prompt: 0.1, completion: 0.1}
   - id: bench-anthropic       # the same upstream's Anthropic Messages answer (--anthropic)
     provider: bench-anthropic
     base_url: http://${HOST}:${UPSTREAM_PORT}/anthropic/v1
@@ -36,6 +38,7 @@ channels:
     models:
       - id: bench/anthropic
         upstream: bench-model
+        price: {prompt: 0.1, completion: 0.1}
   - id: bench-gemini          # the same upstream's Gemini generateContent answer (--formats)
     provider: bench-gemini
     base_url: http://${HOST}:${UPSTREAM_PORT}/v1beta
@@ -44,6 +47,7 @@ channels:
     models:
       - id: bench/gemini
         upstream: bench-gemini
+        price: {prompt: 0.1, completion: 0.1}
   - id: bench-embed           # the same upstream's embeddings answer (--embeddings)
     provider: bench
     base_url: http://${HOST}:${UPSTREAM_PORT}/embed/v1
@@ -52,6 +56,7 @@ channels:
     models:
       - id: bench/embed
         upstream: bench-embed
+        price: {prompt: 0.1, completion: 0.1}
 models:
   - id: bench/model
   - id: bench/stream
