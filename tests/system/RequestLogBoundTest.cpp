@@ -5,12 +5,9 @@
 // switchyard_gateway_refusals_total{reason="request_log_full"}. Once the lock is gone and the
 // queue written, it serves again, and every request it answered — refusals included — is in the
 // stored log.
+#include "DatabaseLock.h"
 #include "StoredAdminFixture.h"
 #include "support/Waits.h"
-
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 
 namespace sy::system_test {
 namespace {
@@ -18,46 +15,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int kBound = 5;  // maxQueuedRequests: the soft bound; rows are dropped only past twice it
-
-// A connection of the test to the database file that holds its write lock while it lives.
-class WriteLock {
-public:
-    explicit WriteLock(const QString &path)
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), kName);
-        db.setDatabaseName(path);
-        if (!db.open()) {
-            ADD_FAILURE() << "lock connection: " << db.lastError().text().toStdString();
-            return;
-        }
-        QSqlQuery query(db);
-        m_held = query.exec(QStringLiteral("BEGIN EXCLUSIVE"));
-        if (!m_held)
-            ADD_FAILURE() << "BEGIN EXCLUSIVE: " << query.lastError().text().toStdString();
-    }
-    ~WriteLock()
-    {
-        release();
-        QSqlDatabase::database(kName, false).close();
-        QSqlDatabase::removeDatabase(kName);
-    }
-    WriteLock(const WriteLock &) = delete;
-    WriteLock &operator=(const WriteLock &) = delete;
-
-    bool held() const { return m_held; }
-    void release()
-    {
-        if (!std::exchange(m_held, false))
-            return;
-        QSqlQuery query(QSqlDatabase::database(kName, false));
-        if (!query.exec(QStringLiteral("ROLLBACK")))
-            ADD_FAILURE() << "ROLLBACK: " << query.lastError().text().toStdString();
-    }
-
-private:
-    static constexpr char kName[] = "request-log-bound-lock";
-    bool m_held = false;
-};
 
 class RequestLogBoundTest : public StoredAdminFixture {
 protected:
@@ -104,8 +61,8 @@ TEST_F(RequestLogBoundTest, AtTheBoundNewRequestsGet503UntilTheLogIsWrittenAndEv
 {
     startHeldBack();
     ASSERT_TRUE(store);
-    WriteLock lock(databasePath());
-    ASSERT_TRUE(lock.held());
+    DatabaseLock lock(databasePath());
+    ASSERT_TRUE(lock.lock());
 
     // Served while fewer than kBound rows wait; each answer's row joins the queue.
     for (int i = 1; i <= kBound; ++i) {

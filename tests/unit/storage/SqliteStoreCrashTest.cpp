@@ -5,9 +5,6 @@
 // only queued at the kill may be lost.
 #include "StorageTestSupport.h"
 
-#include <QCoreApplication>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <csignal>
@@ -53,18 +50,9 @@ TEST(SqliteStoreCrashTest, FlushedWritesSurviveSigkill)
     ASSERT_TRUE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("switchyard.db"));
 
-    QProcess child;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QString::fromLatin1(kCrashDbVariable), path);
-    child.setProcessEnvironment(environment);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--gtest_filter=SqliteStoreCrashChild.WritesFlushesAndKillsItself")});
-    ASSERT_TRUE(child.waitForStarted(10'000));
-    ASSERT_TRUE(child.waitForFinished(60'000));
-    const QByteArray output = child.readAll();
-    ASSERT_TRUE(output.contains("flushed-and-killing")) << output.toStdString();
-    ASSERT_EQ(child.exitStatus(), QProcess::CrashExit) << output.toStdString();
+    runKilledChild(kCrashDbVariable, path, "SqliteStoreCrashChild.WritesFlushesAndKillsItself", "flushed-and-killing");
+    if (HasFailure())
+        return;
 
     // The kill left the commits in the WAL, not yet checkpointed: opening must find them.
     EXPECT_TRUE(QFileInfo::exists(path + QStringLiteral("-wal")));

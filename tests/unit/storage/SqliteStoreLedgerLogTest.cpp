@@ -7,10 +7,7 @@
 #include "storage/LedgerLogRecord.h"
 #include "support/Waits.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <csignal>
@@ -132,18 +129,10 @@ TEST(SqliteStoreLedgerLogTest, AnsweredEntriesSurviveAKillWhileTheDatabaseWasLoc
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("switchyard.db"));
-    QProcess child;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QString::fromLatin1(kCrashDbVariable), path);
-    child.setProcessEnvironment(environment);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--gtest_filter=SqliteStoreLedgerLogCrashChild.AnswersWhileLockedAndKillsItself")});
-    ASSERT_TRUE(child.waitForStarted(10'000));
-    ASSERT_TRUE(child.waitForFinished(60'000));
-    const QByteArray output = child.readAll();
-    ASSERT_TRUE(output.contains("answered-and-killing")) << output.toStdString();
-    ASSERT_EQ(child.exitStatus(), QProcess::CrashExit) << output.toStdString();
+    runKilledChild(kCrashDbVariable, path, "SqliteStoreLedgerLogCrashChild.AnswersWhileLockedAndKillsItself",
+                   "answered-and-killing");
+    if (HasFailure())
+        return;
     {
         RawDatabase raw(path);
         EXPECT_EQ(raw.count(QStringLiteral("ledger")), 0) << "the database never had them";

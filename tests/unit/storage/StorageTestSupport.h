@@ -3,8 +3,11 @@
 // connection that looks at the database file directly, apart from the store under test.
 #include "storage/SqliteStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -83,6 +86,26 @@ inline quint32 walCheckpointSequence(const QString &path)
         return 0;
     const auto byte = [&header](int i) { return quint32(quint8(header[i])); };
     return byte(12) << 24 | byte(13) << 16 | byte(14) << 8 | byte(15);
+}
+
+// Runs this test binary again as a child, with `variable` set to `databasePath` and only the test
+// `childTest` (Suite.Name), which is to print `marker` and kill itself with SIGKILL. Records a
+// failure unless it did; returns its output.
+inline QByteArray runKilledChild(const char *variable, const QString &databasePath, const char *childTest,
+                                 const char *marker)
+{
+    QProcess child;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QString::fromLatin1(variable), databasePath);
+    child.setProcessEnvironment(environment);
+    child.setProcessChannelMode(QProcess::MergedChannels);
+    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--gtest_filter=") + QLatin1String(childTest)});
+    EXPECT_TRUE(child.waitForStarted(10'000));
+    EXPECT_TRUE(child.waitForFinished(60'000));
+    const QByteArray output = child.readAll();
+    EXPECT_TRUE(output.contains(marker)) << output.toStdString();
+    EXPECT_EQ(child.exitStatus(), QProcess::CrashExit) << output.toStdString();
+    return output;
 }
 
 // Opens a store, recording the refusal as a test failure (then returns null).
