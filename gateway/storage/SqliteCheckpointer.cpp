@@ -104,8 +104,10 @@ bool SqliteCheckpointer::checkpointResidueIfDue(bool queueEmpty)
     int logFrames = 0;
     int copied = 0;
     const int rc = sqlite3_wal_checkpoint_v2(m_writer, nullptr, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copied);
-    if (rc == SQLITE_BUSY)
+    if (rc == SQLITE_BUSY) {
+        ++m_writerRefusals;
         return false;  // the thread started one meanwhile: again after the next commit
+    }
     ++m_writerCheckpoints;
     if (rc == SQLITE_OK && copied == logFrames)
         m_copiedAll = logFrames;
@@ -146,6 +148,11 @@ int SqliteCheckpointer::checkpoints() const
 int SqliteCheckpointer::writerCheckpoints() const
 {
     return m_writerCheckpoints;
+}
+
+int SqliteCheckpointer::writerRefusals() const
+{
+    return m_writerRefusals;
 }
 
 void SqliteCheckpointer::run()

@@ -66,6 +66,10 @@ public:
     // Writer's thread: checkpoints run so far on the writer's connection by
     // checkpointResidueIfDue().
     int writerCheckpoints() const;
+    // Writer's thread: tries of checkpointResidueIfDue() that SQLite refused (SQLITE_BUSY)
+    // because the thread's checkpoint held the checkpoint lock; each is followed by a commit
+    // that grows the WAL past the bound.
+    int writerRefusals() const;
     // The hard bound, in frames.
     int hardBoundPages() const { return 4 * m_pages; }
 
@@ -84,6 +88,7 @@ private:
     int m_residueAt = 0;        // frames at which the writer copies the residue
     qint64 m_walSequence = -1;  // the WAL header's checkpoint sequence when last read
     int m_writerCheckpoints = 0;
+    int m_writerRefusals = 0;
 
     // The WAL's frames when a checkpoint last copied all of them; -1 once the writer's next
     // commit looked at it. Set by either thread.
