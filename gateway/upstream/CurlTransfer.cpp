@@ -66,8 +66,8 @@ int parseStatus(QByteArrayView statusLine)
 
 } // namespace
 
-CurlTransfer::CurlTransfer(TransferDeadlines *deadlines)
-    : easy_(curl_easy_init()), deadlines_(deadlines)
+CurlTransfer::CurlTransfer(TransferDeadlines *deadlines, ConnectionGate *gate)
+    : easy_(curl_easy_init()), deadlines_(deadlines), connectionGate_(gate)
 {
     if (!easy_)
         throw std::bad_alloc();
@@ -324,6 +324,8 @@ size_t CurlTransfer::onHeaderLine(char *data, size_t size, size_t count, void *s
         return bytes;  // trailers of a chunked body: not part of this interface
     const QByteArrayView line(data, qsizetype(bytes));
     if (line.startsWith("HTTP/")) {
+        if (t->connectionGate_ && t->gate.origin >= 0)
+            t->connectionGate_->responseVersion(t, line.startsWith("HTTP/2"));
         t->status_ = parseStatus(trimmed(line));
         t->responseHeaders_.clear();
         return bytes;
@@ -391,6 +393,11 @@ int CurlTransfer::onRequestReady(void *self, char *, char *, int, int)
         return CURL_PREREQFUNC_ABORT;
     }
     t->requestSent_ = true;
+    if (t->connectionGate_ && t->gate.origin >= 0) {
+        curl_socket_t socket = CURL_SOCKET_BAD;
+        curl_easy_getinfo(t->easy_, CURLINFO_ACTIVESOCKET, &socket);
+        t->connectionGate_->requestSent(t, socket);
+    }
     t->phase_ = t->trackUpload_ ? Phase::Sending : Phase::AwaitingFirstByte;
     t->uploadedBytes_ = 0;
     t->deadlineMs_ = t->firstByteTimeoutMs_ ? t->deadlines_->nowMs() + t->firstByteTimeoutMs_ : 0;

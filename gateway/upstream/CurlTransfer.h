@@ -6,6 +6,7 @@
 // They call the handler directly (streaming, no buffering) and, when the handler has cancelled
 // the transfer meanwhile (`handler` became null), return curl's abort value so the client can
 // remove the handle once curl has returned — curl forbids removing it from inside a callback.
+#include "upstream/ConnectionGate.h"
 #include "upstream/UpstreamClient.h"
 
 #include <curl/curl.h>
@@ -25,8 +26,9 @@ enum class Phase : quint8 {
 
 class CurlTransfer {
 public:
-    // Creates the easy handle and sets the options every request shares. `deadlines` outlives it.
-    explicit CurlTransfer(TransferDeadlines *deadlines);
+    // Creates the easy handle and sets the options every request shares. `deadlines` and `gate`
+    // (null: none) outlive it.
+    explicit CurlTransfer(TransferDeadlines *deadlines, ConnectionGate *gate = nullptr);
     ~CurlTransfer();
 
     CurlTransfer(const CurlTransfer &) = delete;
@@ -62,6 +64,7 @@ public:
 
     // Client bookkeeping: in the multi handle; removal deferred until curl returns.
     bool inMulti = false;
+    GateSlot gate;  // its place in the client's ConnectionGate
     bool removalPending = false;
     bool paused = false;          // curl has the receive side paused
     bool resumeQueued = false;    // a resumeNow() call is on its way
@@ -87,6 +90,7 @@ private:
     QByteArray defaultCaInfo_;
     QByteArray defaultCaPath_;
     TransferDeadlines *deadlines_;
+    ConnectionGate *connectionGate_;
     // Kept across uses of the handle with the headers it was built from: the next request of the
     // same channel and credential sends the same list.
     curl_slist *requestHeaders_ = nullptr;

@@ -55,6 +55,8 @@ CurlUpstreamClient::CurlUpstreamClient(CurlClientOptions options, QObject *paren
         },
         options_.background);
     deadlines_ = std::make_unique<detail::TransferDeadlines>(this, [this] { onDeadlinesDue(); });
+    if (options_.gateConnections)
+        gate_ = std::make_unique<detail::ConnectionGate>(options_.maxStreamsPerConnection);
 
     curlTimer_.setSingleShot(true);
     // curl only re-announces its timer when the earliest expiry changes, so a timer that fires
@@ -91,14 +93,16 @@ TransferId CurlUpstreamClient::send(UpstreamRequest request, StreamHandler *hand
 {
     const TransferId id = nextId_++;
     CurlTransfer *transfer = takeTransfer();
+    const bool now = !gate_ || gate_->admit(transfer, request);
     const bool prepared = transfer->prepare(id, std::move(request), handler);
     active_.insert(id, transfer);
     if (!prepared)
         failLater(id, {UpstreamErrorKind::Other, QStringLiteral("curl refused the request options")});
-    else if (curlDepth_ > 0)
+    else if (now && curlDepth_ > 0)
         pendingAdds_.push_back(transfer);  // curl_multi_add_handle is refused inside callbacks
-    else
+    else if (now)
         addToMulti(transfer);
+    // else it waits in the gate for a connection being opened: addReleased() adds it
     return id;
 }
 
@@ -116,6 +120,7 @@ void CurlUpstreamClient::cancel(TransferId id)
         pendingRemovals_.push_back(transfer);
     } else {
         retire(transfer);
+        addReleased();
     }
 }
 
@@ -177,7 +182,7 @@ int CurlUpstreamClient::activeTransfers() const
 CurlTransfer *CurlUpstreamClient::takeTransfer()
 {
     if (pool_.empty())
-        return new CurlTransfer(deadlines_.get());
+        return new CurlTransfer(deadlines_.get(), gate_.get());
     CurlTransfer *transfer = pool_.back().release();
     pool_.pop_back();
     return transfer;
@@ -197,8 +202,22 @@ void CurlUpstreamClient::addToMulti(CurlTransfer *transfer)
                                    .arg(QString::fromUtf8(curl_multi_strerror(code)))});
 }
 
+void CurlUpstreamClient::addReleased()
+{
+    if (!gate_ || !gate_->hasReleased())
+        return;
+    for (CurlTransfer *transfer : gate_->takeReleased()) {
+        if (curlDepth_ > 0)
+            pendingAdds_.push_back(transfer);
+        else if (transfer->handler())  // else cancelled meanwhile: in pendingRemovals_
+            addToMulti(transfer);
+    }
+}
+
 void CurlUpstreamClient::retire(CurlTransfer *transfer)
 {
+    if (gate_)
+        gate_->leave(transfer);
     if (transfer->inMulti) {
         curl_multi_remove_handle(multi_, transfer->easy());
         --transfersInMulti_;
@@ -234,6 +253,7 @@ void CurlUpstreamClient::failLater(TransferId id, UpstreamError error)
             active_.erase(it);
             StreamHandler *handler = transfer->handler();
             retire(transfer);
+            addReleased();
             handler->onError(error);
         },
         Qt::QueuedConnection);
@@ -266,6 +286,7 @@ void CurlUpstreamClient::afterCurl()
             retire(transfer);
     }
     processMessages();
+    addReleased();
 }
 
 void CurlUpstreamClient::processMessages()
@@ -289,6 +310,8 @@ void CurlUpstreamClient::finish(CurlTransfer *transfer, CURLcode result)
         return;
     }
     active_.remove(transfer->id());
+    if (gate_ && result != CURLE_OK && transfer->phase() == Phase::Connecting)
+        gate_->connectFailed(transfer);
     if (result == CURLE_OK && transfer->headersDelivered()) {
         retire(transfer);
         handler->onComplete();

@@ -46,6 +46,7 @@
 namespace sy::upstream {
 
 namespace detail {
+class ConnectionGate;
 class CurlSocketWatcher;
 class CurlTransfer;
 class TransferDeadlines;
@@ -74,6 +75,9 @@ struct CurlClientOptions {
     // 36 % with 8; RSS 419 MiB, 439, 454-457 and 514 (each connection's TLS state):
     // docs/benchmarks/streams.md, 2026-12-03.
     long maxStreamsPerConnection = 32;
+    // Requests to an HTTP/2 origin that find every connection full wait for the connections
+    // being opened instead of each opening its own (ConnectionGate.h). false: curl alone decides.
+    bool gateConnections = true;
     // The client's sockets go to the background lane of the thread's EpollEventDispatcher: its
     // events wait for the short requests' (the client for held streams; LaneUpstreamClient.h).
     bool background = false;
@@ -104,6 +108,7 @@ public:
 private:
     detail::CurlTransfer *takeTransfer();
     void addToMulti(detail::CurlTransfer *transfer);
+    void addReleased();
     void retire(detail::CurlTransfer *transfer);
     void fitConnectionCache();
     void runCurl(curl_socket_t socket, int events);
@@ -120,9 +125,10 @@ private:
     CURLM *multi_ = nullptr;
     std::unique_ptr<detail::CurlSocketWatcher> sockets_;
     std::unique_ptr<detail::TransferDeadlines> deadlines_;
+    std::unique_ptr<detail::ConnectionGate> gate_;  // null: options_.gateConnections off
     QTimer curlTimer_;
     // Each transfer is owned by exactly one of active_, pendingRemovals_ and pool_; pendingAdds_
-    // only refers to transfers owned by the first two.
+    // and the gate's queues only refer to transfers owned by the first two.
     QHash<TransferId, detail::CurlTransfer *> active_;      // not finished, not cancelled
     std::vector<detail::CurlTransfer *> pendingAdds_;       // sent from inside a curl callback
     std::vector<detail::CurlTransfer *> pendingRemovals_;   // cancelled inside a curl callback

@@ -134,5 +134,28 @@ TEST_F(ChannelHttp2Test, NoConnectionCarriesMoreStreamsThanTheGatewaysOwnLimit)
     EXPECT_EQ(upstream.requests().size(), batch);
 }
 
+// A burst beyond the room on the open connections waits for the connections being opened instead
+// of each request opening its own: libcurl 7.88 passes over a connection still in its TLS
+// handshake (upstream/ConnectionGate.h). Without the gate the first burst here opened 20
+// connections (and the second reused them).
+TEST_F(ChannelHttp2Test, ABurstOpensTheConnectionsItNeedsNotOneEach)
+{
+    ASSERT_NO_FATAL_FAILURE(startBehindNginx(1000));
+    const int limit = int(upstream::CurlClientOptions{}.maxStreamsPerConnection);
+    const int batch = 3 * limit + 8;
+    const int needed = (batch + limit - 1) / limit;
+    // The first burst, before the gateway has any connection to the host; then one that finds
+    // them open (and idle).
+    for (int round = 1; round <= 2; ++round) {
+        for (const auto &client : chatConcurrently(batch, chatBody(kModelB)))
+            ASSERT_EQ(client->status(), 200) << client->body().constData();
+        ASSERT_TRUE(test::waitUntil([&] { return logLines().size() == round * batch; }))
+            << logLines().join('\n').constData();
+        EXPECT_LE(requestsPerConnection(logLines()).size(), needed + 1) << "round " << round << "\n"
+                                                                        << logLines().join('\n').constData();
+    }
+    EXPECT_EQ(upstream.requests().size(), 2 * batch);
+}
+
 } // namespace
 } // namespace sy::integration
