@@ -12,11 +12,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+Q_DECLARE_LOGGING_CATEGORY(lcStorage)
+
 namespace sy::storage {
 
 namespace {
-
-Q_LOGGING_CATEGORY(lcLedgerLog, "switchyard.storage")
 
 QString systemError(int error)
 {
@@ -145,7 +145,7 @@ bool LedgerLogFiles::append(const StoredLedgerEntry &entry)
         // A record cut short would end what is read back, and hide every later one: take it away.
         if (::ftruncate(file.fd, file.size) != 0)
             m_failed = true;
-        qCWarning(lcLedgerLog).noquote() << "cannot write ledger entry" << entry.sequence << "to" << file.path
+        qCWarning(lcStorage).noquote() << "cannot write ledger entry" << entry.sequence << "to" << file.path
                                          << ":" << systemError(error)
                                          << (m_failed ? "(and cannot undo the partial write: the ledger log is not"
                                                         " used until the next start)"
@@ -178,7 +178,7 @@ bool LedgerLogFiles::empty(File &file)
         return true;
     if (::ftruncate(file.fd, m_header.size()) != 0) {
         // Left as it is: what it holds is in the database, so a replay would only be ignored.
-        qCWarning(lcLedgerLog).noquote() << "cannot empty" << file.path << ":" << systemError(errno);
+        qCWarning(lcStorage).noquote() << "cannot empty" << file.path << ":" << systemError(errno);
         return false;
     }
     file.size = m_header.size();

@@ -9,13 +9,9 @@
 
 #include <type_traits>
 
+Q_DECLARE_LOGGING_CATEGORY(lcStorage)
+
 namespace sy::storage {
-
-namespace {
-
-Q_LOGGING_CATEGORY(lcStore, "switchyard.storage")
-
-} // namespace
 
 template <class Work>
 auto SqliteStore::onWorker(Work &&work)
@@ -68,10 +64,10 @@ QString SqliteStore::openLedgerLog()
         return *refusal;
     LedgerLogFiles::Opened &log = std::get<LedgerLogFiles::Opened>(opened);
     if (log.foreignEntries > 0)
-        qCWarning(lcStore) << "ignored" << log.foreignEntries << "ledger entries in" << LedgerLogFiles::paths(m_path)
+        qCWarning(lcStorage) << "ignored" << log.foreignEntries << "ledger entries in" << LedgerLogFiles::paths(m_path)
                            << "written for another database than" << m_path;
     if (!log.recovered.empty()) {
-        qCInfo(lcStore) << "committing" << log.recovered.size() << "ledger entries the ledger log kept from the"
+        qCInfo(lcStorage) << "committing" << log.recovered.size() << "ledger entries the ledger log kept from the"
                         << "last run (from sequence" << log.recovered.front().sequence << "to"
                         << log.recovered.back().sequence << ")" << (log.damagedTail ? "; its last write was cut short" : "");
         for (StoredLedgerEntry &entry : log.recovered)
