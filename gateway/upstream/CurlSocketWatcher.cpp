@@ -2,6 +2,8 @@
 
 #include "core/EpollEventDispatcher.h"
 
+#include <unistd.h>
+
 namespace sy::upstream::detail {
 
 // Parented to the context so they follow it across threads; as members they are destroyed (and
@@ -15,6 +17,7 @@ struct CurlSocketWatcher::Watch {
     }
     QSocketNotifier read;
     QSocketNotifier write;
+    bool parked = false;
 };
 
 CurlSocketWatcher::CurlSocketWatcher(CURLM *multi, QObject *context, Activity onActivity, bool background)
@@ -25,6 +28,12 @@ CurlSocketWatcher::CurlSocketWatcher(CURLM *multi, QObject *context, Activity on
 }
 
 CurlSocketWatcher::~CurlSocketWatcher() = default;
+
+void CurlSocketWatcher::watchHandle(CURL *easy)
+{
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &CurlSocketWatcher::onCloseSocket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
+}
 
 CurlSocketWatcher::Watch *CurlSocketWatcher::takeWatch()
 {
@@ -37,8 +46,11 @@ CurlSocketWatcher::Watch *CurlSocketWatcher::takeWatch()
     Watch *watch = owned.get();
     // The notifier's own socket is read at activation, so a recycled pair reports the right fd.
     QObject::connect(&watch->read, &QSocketNotifier::activated, context_,
-                     [this](QSocketDescriptor socket) {
-                         onActivity_(curl_socket_t(qintptr(socket)), CURL_CSELECT_IN);
+                     [this, watch](QSocketDescriptor socket) {
+                         if (watch->parked)
+                             unpark(curl_socket_t(qintptr(socket)));
+                         else
+                             onActivity_(curl_socket_t(qintptr(socket)), CURL_CSELECT_IN);
                      });
     QObject::connect(&watch->write, &QSocketNotifier::activated, context_,
                      [this](QSocketDescriptor socket) {
@@ -48,6 +60,31 @@ CurlSocketWatcher::Watch *CurlSocketWatcher::takeWatch()
     return watch;
 }
 
+void CurlSocketWatcher::release(Watch *watch)
+{
+    watch->parked = false;
+    watch->read.setEnabled(false);
+    watch->write.setEnabled(false);
+    free_.push_back(watch);
+}
+
+void CurlSocketWatcher::unpark(curl_socket_t socket)
+{
+    const auto it = parked_.find(socket);
+    if (it == parked_.end())
+        return;
+    Watch *watch = it->second;
+    parked_.erase(it);
+    release(watch);
+}
+
+int CurlSocketWatcher::onCloseSocket(void *self, curl_socket_t socket)
+{
+    // Before the descriptor goes: its number may be reused at once.
+    static_cast<CurlSocketWatcher *>(self)->unpark(socket);
+    return ::close(socket);
+}
+
 int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void *self,
                                     void *watchPtr)
 {
@@ -55,10 +92,12 @@ int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void
     auto *watch = static_cast<Watch *>(watchPtr);
     if (what == CURL_POLL_REMOVE) {
         // curl forgets the assigned pointer along with the socket.
-        if (watch) {
-            watch->read.setEnabled(false);
+        if (watch && !watcher->background_ && watch->read.isEnabled()) {
             watch->write.setEnabled(false);
-            watcher->free_.push_back(watch);
+            watch->parked = true;
+            watcher->parked_.emplace(socket, watch);
+        } else if (watch) {
+            watcher->release(watch);
         }
         if (watcher->background_)
             setSocketBackground(qintptr(socket), false);
@@ -67,9 +106,16 @@ int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void
     if (!watch) {
         if (watcher->background_)
             setSocketBackground(qintptr(socket), true);
-        watch = watcher->takeWatch();
-        watch->read.setSocket(qintptr(socket));
-        watch->write.setSocket(qintptr(socket));
+        const auto parked = watcher->parked_.find(socket);
+        if (parked != watcher->parked_.end()) {
+            watch = parked->second;
+            watch->parked = false;
+            watcher->parked_.erase(parked);
+        } else {
+            watch = watcher->takeWatch();
+            watch->read.setSocket(qintptr(socket));
+            watch->write.setSocket(qintptr(socket));
+        }
         curl_multi_assign(watcher->multi_, socket, watch);
     }
     watch->read.setEnabled(what == CURL_POLL_IN || what == CURL_POLL_INOUT);

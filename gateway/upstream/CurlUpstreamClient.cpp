@@ -179,10 +179,18 @@ int CurlUpstreamClient::activeTransfers() const
     return int(active_.size());
 }
 
+int CurlUpstreamClient::parkedSockets() const
+{
+    return sockets_->parkedSockets();
+}
+
 CurlTransfer *CurlUpstreamClient::takeTransfer()
 {
-    if (pool_.empty())
-        return new CurlTransfer(deadlines_.get(), gate_.get());
+    if (pool_.empty()) {
+        auto *transfer = new CurlTransfer(deadlines_.get(), gate_.get());
+        sockets_->watchHandle(transfer->easy());
+        return transfer;
+    }
     CurlTransfer *transfer = pool_.back().release();
     pool_.pop_back();
     return transfer;

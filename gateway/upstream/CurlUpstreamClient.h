@@ -104,6 +104,9 @@ public:
     // True while `id` is paused (tests, metrics).
     bool isPaused(TransferId id) const;
     int activeTransfers() const override;
+    // Idle connections whose socket stays watched for the next request (CurlSocketWatcher.h;
+    // tests and diagnostics).
+    int parkedSockets() const;
 
 private:
     detail::CurlTransfer *takeTransfer();
