@@ -10,6 +10,7 @@
 #include <map>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStorage)
@@ -23,11 +24,11 @@ QString systemError(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
-// Writes all of `bytes` at the end of `fd` (O_APPEND); false with errno set when it could not.
-bool writeAll(int fd, const char *bytes, qsizetype size)
+// Writes all of `bytes` at `at` in `fd`; false with errno set when it could not.
+bool writeAllAt(int fd, const char *bytes, qsizetype size, off_t at)
 {
     while (size > 0) {
-        const ssize_t written = ::write(fd, bytes, std::size_t(size));
+        const ssize_t written = ::pwrite(fd, bytes, std::size_t(size), at);
         if (written < 0) {
             if (errno == EINTR)
                 continue;
@@ -35,6 +36,7 @@ bool writeAll(int fd, const char *bytes, qsizetype size)
         }
         bytes += written;
         size -= written;
+        at += written;
     }
     return true;
 }
@@ -69,8 +71,22 @@ LedgerLogFiles::LedgerLogFiles(const QByteArray &databaseId) : m_header(ledgerLo
 LedgerLogFiles::~LedgerLogFiles()
 {
     for (File &file : m_files)
-        if (file.fd >= 0)
-            ::close(file.fd);
+        close(file);
+}
+
+void LedgerLogFiles::close(File &file)
+{
+    if (file.map)
+        ::munmap(file.map, std::size_t(file.mapped));
+    file.map = nullptr;
+    file.mapped = 0;
+    if (file.fd < 0)
+        return;
+    // The room goes; a file that cannot be cut keeps zeros, which read as its end.
+    if (file.length > file.size && ::ftruncate(file.fd, file.size) == 0)
+        file.length = file.size;
+    ::close(file.fd);
+    file.fd = -1;
 }
 
 std::variant<LedgerLogFiles::Opened, QString> LedgerLogFiles::open(const QString &databasePath,
@@ -85,13 +101,14 @@ std::variant<LedgerLogFiles::Opened, QString> LedgerLogFiles::open(const QString
     for (int i = 0; i < 2; ++i) {
         File &file = opened.files->m_files[i];
         file.path = names[i];
-        file.fd = ::open(QFile::encodeName(file.path).constData(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        file.fd = ::open(QFile::encodeName(file.path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (file.fd < 0)
             return QStringLiteral("cannot open %1: %2").arg(file.path, systemError(errno));
         QByteArray bytes;
         if (!readAll(file.fd, bytes))
             return QStringLiteral("cannot read %1: %2").arg(file.path, systemError(errno));
         file.size = bytes.size();
+        file.length = bytes.size();
         if (bytes.isEmpty())
             continue;
         const std::optional<QByteArray> id = ledgerLogIdOf(bytes);
@@ -115,9 +132,11 @@ QString LedgerLogFiles::reset()
 {
     std::lock_guard lock(m_mutex);
     for (File &file : m_files) {
-        if (::ftruncate(file.fd, 0) != 0 || !writeAll(file.fd, m_header.constData(), m_header.size()))
+        file.length = 0;
+        if (::ftruncate(file.fd, 0) != 0 || !writeAllAt(file.fd, m_header.constData(), m_header.size(), 0))
             return QStringLiteral("cannot write %1: %2").arg(file.path, systemError(errno));
         file.size = m_header.size();
+        file.length = m_header.size();
         file.unconfirmed = 0;
     }
     m_fileOf.clear();
@@ -140,18 +159,12 @@ bool LedgerLogFiles::append(const StoredLedgerEntry &entry)
     m_record.resize(0);  // keeps the capacity
     if (!appendLedgerLogRecord(m_record, entry))
         return false;
-    if (!writeAll(file.fd, m_record.constData(), m_record.size())) {
-        const int error = errno;
-        // A record cut short would end what is read back, and hide every later one: take it away.
-        if (::ftruncate(file.fd, file.size) != 0)
-            m_failed = true;
+    if (!makeRoom(file, m_record.size())) {
         qCWarning(lcStorage).noquote() << "cannot write ledger entry" << entry.sequence << "to" << file.path
-                                         << ":" << systemError(error)
-                                         << (m_failed ? "(and cannot undo the partial write: the ledger log is not"
-                                                        " used until the next start)"
-                                                      : "");
+                                         << ":" << systemError(errno);
         return false;
     }
+    std::memcpy(file.map + file.size, m_record.constData(), std::size_t(m_record.size()));
     file.size += m_record.size();
     ++file.unconfirmed;
     m_fileOf.emplace(entry.sequence, m_active);
@@ -176,12 +189,46 @@ bool LedgerLogFiles::empty(File &file)
 {
     if (file.size == m_header.size())
         return true;
+    if (file.map && file.length <= kKeptRoomBytes) {
+        // Zeros over the records: the room is kept, and no system call holds up append() (cutting
+        // a file whose pages are mapped and dirty takes milliseconds).
+        std::memset(file.map + m_header.size(), 0, std::size_t(file.size - m_header.size()));
+        file.size = m_header.size();
+        return true;
+    }
     if (::ftruncate(file.fd, m_header.size()) != 0) {
         // Left as it is: what it holds is in the database, so a replay would only be ignored.
         qCWarning(lcStorage).noquote() << "cannot empty" << file.path << ":" << systemError(errno);
         return false;
     }
+    // The mapping stays; the pages past the new end are room again only after makeRoom().
     file.size = m_header.size();
+    file.length = m_header.size();
+    return true;
+}
+
+bool LedgerLogFiles::makeRoom(File &file, qint64 bytes)
+{
+    if (file.size + bytes <= file.length && file.map)
+        return true;
+    const qint64 wanted = (file.size + bytes + kGrowBytes - 1) / kGrowBytes * kGrowBytes;
+    if (wanted > file.length) {
+        if (const int error = ::posix_fallocate(file.fd, file.length, wanted - file.length); error != 0) {
+            // It may have grown in part: the room is only what the length says.
+            [[maybe_unused]] const int rc = ::ftruncate(file.fd, file.length);
+            errno = error;
+            return false;
+        }
+        file.length = wanted;
+    }
+    if (file.mapped < file.length) {
+        void *map = file.map ? ::mremap(file.map, std::size_t(file.mapped), std::size_t(file.length), MREMAP_MAYMOVE)
+                             : ::mmap(nullptr, std::size_t(file.length), PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, 0);
+        if (map == MAP_FAILED)
+            return false;
+        file.map = static_cast<char *>(map);
+        file.mapped = file.length;
+    }
     return true;
 }
 
@@ -191,9 +238,7 @@ bool LedgerLogFiles::removeIfAllCommitted()
     if (!m_fileOf.empty())
         return false;
     for (File &file : m_files) {
-        if (file.fd >= 0)
-            ::close(file.fd);
-        file.fd = -1;
+        close(file);
         QFile::remove(file.path);
     }
     m_failed = true;

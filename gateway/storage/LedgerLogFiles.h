@@ -1,11 +1,19 @@
 #pragma once
 // LedgerLogFiles: where SqliteStore makes a ledger entry durable at once, on the caller's thread,
 // without waiting for the database. Two append-only files beside the database (paths()), owner-
-// only, in LedgerLogRecord.h's format. append() writes an entry with one write(2); once it
+// only, in LedgerLogRecord.h's format. append() copies an entry into the active file's shared
+// memory mapping, without a system call: the page cache holds it from then on, so once append()
 // returned true the entry survives the process being killed, as a commit with
 // synchronous=NORMAL does (a power loss may take back the last writes of both). The store's
 // thread then commits the entry to the database with its next batch and reports it here
 // (committed()); a file whose entries are all in the database is emptied to its header.
+//
+// Room. A file is given room ahead of its records, kGrowBytes at a time, with posix_fallocate, so
+// the disk blocks exist before a record is copied (a full disk refuses the growth, where a sparse
+// mapping would fault). The room is zeros, which end what is read (LedgerLogRecord.h). A file
+// that cannot grow refuses the entry, and the caller makes it durable another way. Emptying
+// writes zeros over the records and keeps the room, up to kKeptRoomBytes (a file that grew past it
+// while the database fell behind is cut back); a clean close cuts a file back to what it holds.
 //
 // Bounded: appends go to the active file; once it holds kRotateBytes or more and the other file
 // is empty, the other becomes the active one. So while the database keeps up, neither file grows
@@ -57,9 +65,9 @@ public:
     QString reset();
 
     // Writes `entry` to the active file. True once it is there, and also for an entry written
-    // before and not yet reported committed (it is not written twice). False when the write
-    // failed or the entry is too large (LedgerLogRecord.h): the file is as it was, and the
-    // caller must make the entry durable another way.
+    // before and not yet reported committed (it is not written twice). False when the file could
+    // not be given room for it or the entry is too large (LedgerLogRecord.h): the file holds what
+    // it held, and the caller must make the entry durable another way.
     bool append(const StoredLedgerEntry &entry);
     // The entries numbered `sequences` are in the database (committed, or ignored as already
     // there); numbers not written here are skipped.
@@ -72,11 +80,15 @@ public:
 
     // The active file passes this size before appends move to the other (when it is empty).
     static constexpr qint64 kRotateBytes = 256 * 1024;
+    // The room a file is given at a time (a multiple of the page size), and the most an emptied
+    // file keeps.
+    static constexpr qint64 kGrowBytes = 64 * 1024;
+    static constexpr qint64 kKeptRoomBytes = 2 * kRotateBytes;
 
     struct Sizes {
-        qint64 bytes[2] = {0, 0};   // each file's size, its header included
+        qint64 bytes[2] = {0, 0};   // what each file holds, its header included (not its room)
         int unconfirmed = 0;        // entries written and not yet reported committed
-        bool failed = false;        // a write failed and could not be undone: append() refuses
+        bool failed = false;        // the files are closed (removeIfAllCommitted): append() refuses
     };
     Sizes sizes() const;
 
@@ -84,11 +96,17 @@ private:
     struct File {
         int fd = -1;
         QString path;
-        qint64 size = 0;      // bytes, the header included
+        qint64 size = 0;      // bytes written, the header included
+        qint64 length = 0;    // the file's length: size and the room after it
+        char *map = nullptr;  // MAP_SHARED from offset 0, `mapped` bytes (>= length once used)
+        qint64 mapped = 0;
         int unconfirmed = 0;  // entries in it the database does not have yet
     };
     LedgerLogFiles(const QByteArray &databaseId);
-    bool empty(File &file);  // under m_mutex (or before sharing)
+    // Under m_mutex (or before sharing).
+    bool empty(File &file);
+    bool makeRoom(File &file, qint64 bytes);  // false with errno set
+    static void close(File &file);  // cut back to its size, unmapped, closed
 
     const QByteArray m_header;
     mutable std::mutex m_mutex;

@@ -133,6 +133,9 @@ LedgerLogRecords readLedgerLogRecords(QByteArrayView records)
     LedgerLogRecords read;
     qsizetype at = 0;
     while (at < records.size()) {
+        // Zeros from here to the end: room the file was given and nothing was written into yet.
+        if (std::all_of(records.begin() + at, records.end(), [](char c) { return c == 0; }))
+            break;
         if (records.size() - at < kRecordHead) {
             read.damaged = true;
             break;

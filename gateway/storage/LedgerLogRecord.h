@@ -9,7 +9,8 @@
 //
 // Integers are little-endian. A record cut short or whose checksum does not match ends what is
 // read: it is one the process died while writing, so no caller was told it was durable, and
-// nothing was written after it (LedgerLogFiles truncates a failed write away).
+// nothing was written after it. Zero bytes to the end of the file end what is read too, without
+// damage: the room a file is given ahead of its records (LedgerLogFiles.h).
 //
 // Thread: free functions without state; any thread.
 #include "storage/StoredTypes.h"

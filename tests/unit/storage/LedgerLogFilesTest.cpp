@@ -1,7 +1,7 @@
 // The ledger log's two files: what was appended and not reported committed comes back at the next
 // open, in sequence order; what the database has leaves the files; the files stay bounded while
 // the database keeps up and keep everything while it does not; a log of another database is not
-// replayed; a write that fails leaves no partial record behind.
+// replayed; an entry the file cannot grow for is refused and leaves nothing behind.
 #include "StorageTestSupport.h"
 #include "storage/LedgerLogFiles.h"
 #include "storage/LedgerLogRecord.h"
@@ -85,10 +85,11 @@ TEST_F(LedgerLogFilesTest, AFileWhoseEntriesAreAllCommittedIsEmptied)
     ASSERT_TRUE(log);
     ASSERT_TRUE(log->append(entry(1)));
     ASSERT_TRUE(log->append(entry(2)));
-    EXPECT_GT(totalBytes(), 2 * kLedgerLogHeaderSize);
+    EXPECT_EQ(ledgerLogRecordBytes(databasePath()), 2 * recordBytes());
     EXPECT_EQ(log->sizes().unconfirmed, 2);
     log->committed({1, 2, 99});  // 99 was never written here: skipped
-    EXPECT_EQ(totalBytes(), 2 * kLedgerLogHeaderSize);
+    EXPECT_EQ(ledgerLogRecordBytes(databasePath()), 0);
+    EXPECT_EQ(log->sizes().bytes[0], kLedgerLogHeaderSize);
     EXPECT_EQ(log->sizes().unconfirmed, 0);
     log.reset();
     EXPECT_TRUE(open().recovered.empty());
@@ -99,9 +100,8 @@ TEST_F(LedgerLogFilesTest, AnEntryIsWrittenOnceUntilTheDatabaseHasIt)
     auto log = openEmpty();
     ASSERT_TRUE(log);
     ASSERT_TRUE(log->append(entry(1)));
-    const qint64 once = totalBytes();
     EXPECT_TRUE(log->append(entry(1)));
-    EXPECT_EQ(totalBytes(), once);
+    EXPECT_EQ(ledgerLogRecordBytes(databasePath()), recordBytes());
     log->committed({1});
     EXPECT_EQ(log->sizes().unconfirmed, 0);
 }
@@ -129,7 +129,9 @@ TEST_F(LedgerLogFilesTest, TheFilesStayBoundedWhileTheDatabaseKeepsUp)
         << "the test must write several rotations' worth";
     // One file never holds much more than kRotateBytes plus the batch the database is behind.
     EXPECT_LT(largest, LedgerLogFiles::kRotateBytes + 2 * qint64(kBatch) * recordBytes());
-    EXPECT_LT(totalBytes(), 2 * (LedgerLogFiles::kRotateBytes + 2 * qint64(kBatch) * recordBytes()));
+    // On disk, each file besides keeps at most one step of room.
+    EXPECT_LT(totalBytes(), 2 * (LedgerLogFiles::kRotateBytes + 2 * qint64(kBatch) * recordBytes()
+                                 + LedgerLogFiles::kGrowBytes));
     log.reset();
     // Every entry not reported committed comes back (the last batch), and at most what one file
     // holds besides.
@@ -196,35 +198,64 @@ TEST_F(LedgerLogFilesTest, TheFilesAreTheOwnersOnly)
         EXPECT_EQ(QFileInfo(path).permissions() & 0x0077, QFileDevice::Permissions()) << path.toStdString();
 }
 
-TEST_F(LedgerLogFilesTest, AFailedWriteLeavesNoPartialRecordAndTheCallerIsTold)
+TEST_F(LedgerLogFilesTest, AnEntryTheFileCannotGrowForIsRefusedAndLeavesNothing)
 {
     auto log = openEmpty();
     ASSERT_TRUE(log);
     ASSERT_TRUE(log->append(entry(1)));
-    const qint64 before = totalBytes() - kLedgerLogHeaderSize;  // the active file's size
+    const QString active = LedgerLogFiles::paths(databasePath()).first();
+    ASSERT_EQ(QFileInfo(active).size(), LedgerLogFiles::kGrowBytes) << "the first record gives the file its room";
 
-    // A file-size limit a few bytes past the active file's end: the next record is written in
-    // part (write returns short, then EFBIG).
+    // A file-size limit at the room's end: the entries that fit in the room are taken, the first
+    // that needs more is refused (posix_fallocate fails with EFBIG).
     rlimit old{};
     ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
     const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
     rlimit tight = old;
-    tight.rlim_cur = rlim_t(before + 10);
+    tight.rlim_cur = rlim_t(LedgerLogFiles::kGrowBytes);
     ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tight), 0);
-    const bool appended = log->append(entry(2));
+    quint64 sequence = 1;
+    bool refused = false;
+    while (!refused && sequence < quint64(LedgerLogFiles::kGrowBytes / recordBytes()) + 2)
+        refused = !log->append(entry(++sequence));
     ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
     std::signal(SIGXFSZ, previousHandler);
 
-    EXPECT_FALSE(appended);
-    EXPECT_EQ(totalBytes() - kLedgerLogHeaderSize, before) << "the partial record was not taken away";
+    ASSERT_TRUE(refused) << "every entry was taken under the limit";
+    const quint64 refusedSequence = sequence;
+    EXPECT_GT(refusedSequence, 2u) << "the room the file had was used";
+    EXPECT_EQ(QFileInfo(active).size(), LedgerLogFiles::kGrowBytes) << "a refused growth is undone";
     EXPECT_FALSE(log->sizes().failed);
-    EXPECT_TRUE(log->append(entry(3))) << "the log is usable again once writes succeed";
+    EXPECT_TRUE(log->append(entry(refusedSequence + 1))) << "the log is usable again once the file may grow";
     log.reset();
     const LedgerLogFiles::Opened reopened = open();
     EXPECT_FALSE(reopened.damagedTail);
-    ASSERT_EQ(reopened.recovered.size(), 2u);
-    EXPECT_EQ(reopened.recovered[0].sequence, 1u);
-    EXPECT_EQ(reopened.recovered[1].sequence, 3u);
+    ASSERT_EQ(reopened.recovered.size(), std::size_t(refusedSequence));  // 1 .. refused-1, refused+1
+    for (quint64 i = 0; i + 1 < refusedSequence; ++i)
+        ASSERT_EQ(reopened.recovered[i].sequence, i + 1);
+    EXPECT_EQ(reopened.recovered.back().sequence, refusedSequence + 1);
+}
+
+TEST_F(LedgerLogFilesTest, AProcessKilledLeavesItsRoomWhichReadsAsTheEnd)
+{
+    // What a killed process leaves: the records, then zeros up to the room's end.
+    {
+        auto log = openEmpty();
+        ASSERT_TRUE(log);
+        for (quint64 sequence : {1, 2, 3})
+            ASSERT_TRUE(log->append(entry(sequence)));
+        const QString active = LedgerLogFiles::paths(databasePath()).first();
+        EXPECT_EQ(QFileInfo(active).size(), LedgerLogFiles::kGrowBytes);
+        log.reset();  // a clean close cuts the room away
+        EXPECT_EQ(QFileInfo(active).size(), kLedgerLogHeaderSize + 3 * recordBytes());
+        QFile file(active);
+        ASSERT_TRUE(file.open(QIODevice::Append));
+        file.write(QByteArray(LedgerLogFiles::kGrowBytes - file.size(), '\0'));
+    }
+    const LedgerLogFiles::Opened reopened = open();
+    EXPECT_FALSE(reopened.damagedTail);
+    ASSERT_EQ(reopened.recovered.size(), 3u);
+    EXPECT_EQ(reopened.recovered[2], entry(3));
 }
 
 } // namespace

@@ -51,6 +51,24 @@ TEST(LedgerLogRecordTest, ARecordCutShortEndsTheReadAndKeepsTheOnesBefore)
     }
 }
 
+TEST(LedgerLogRecordTest, ZerosToTheEndAreRoomNotDamage)
+{
+    const QByteArray two = recordsOf({charge(1, QStringLiteral("req_1")), charge(2, QStringLiteral("req_2"))});
+    const LedgerLogRecords read = readLedgerLogRecords(two + QByteArray(4096, '\0'));
+    EXPECT_FALSE(read.damaged);
+    ASSERT_EQ(read.entries.size(), 2u);
+    EXPECT_EQ(read.validBytes, two.size());
+    EXPECT_FALSE(readLedgerLogRecords(QByteArray(3, '\0')).damaged) << "fewer zeros than a record head";
+
+    // A record whose head is still zero but whose later bytes were written: cut short, not room.
+    QByteArray torn = two;
+    const qsizetype firstEnds = readLedgerLogRecords(recordsOf({charge(1, QStringLiteral("req_1"))})).validBytes;
+    std::fill(torn.begin() + firstEnds, torn.begin() + firstEnds + 12, '\0');
+    const LedgerLogRecords tornRead = readLedgerLogRecords(torn);
+    EXPECT_TRUE(tornRead.damaged);
+    EXPECT_EQ(tornRead.entries.size(), 1u);
+}
+
 TEST(LedgerLogRecordTest, ADamagedRecordEndsTheRead)
 {
     QByteArray bytes = recordsOf({charge(1, QStringLiteral("req_1")), charge(2, QStringLiteral("req_2")),

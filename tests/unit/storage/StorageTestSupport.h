@@ -1,6 +1,8 @@
 #pragma once
 // Helpers of the storage tests: sample rows, opening a store with a failure message, and a raw
 // connection that looks at the database file directly, apart from the store under test.
+#include "storage/LedgerLogFiles.h"
+#include "storage/LedgerLogRecord.h"
 #include "storage/SqliteStore.h"
 
 #include <QCoreApplication>
@@ -49,6 +51,19 @@ inline QByteArray fileBytes(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The bytes of whole records the ledger log of the database at `databasePath` holds (its files
+// without their headers and the zeros of their room, LedgerLogFiles.h). 0 once emptied.
+inline qint64 ledgerLogRecordBytes(const QString &databasePath)
+{
+    qint64 bytes = 0;
+    for (const QString &path : LedgerLogFiles::paths(databasePath)) {
+        const QByteArray held = fileBytes(path);
+        if (held.size() > kLedgerLogHeaderSize)
+            bytes += readLedgerLogRecords(QByteArrayView(held).sliced(kLedgerLogHeaderSize)).validBytes;
+    }
+    return bytes;
 }
 
 // Context switches of this process's thread named `name` (its OS name, at most 15 bytes), or -1
