@@ -65,11 +65,15 @@ setup_pinning() {
 }
 
 # A port nobody listens on right now. The race until the server binds is caught at start-up.
+# Below the kernel's ephemeral range (ip_local_port_range, 32768 and up by default): a port in it
+# may be the local end of some connection, which no probe sees and which makes the bind fail.
 USED_PORTS=" "
 free_port() {
-    local port i
+    local port i low=20000 high
+    high="$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+    ((high > low + 1000)) || { low=10000; high=20000; }
     for ((i = 0; i < 200; i++)); do
-        port=$((20000 + RANDOM % 40000))
+        port=$((low + RANDOM % (high - low)))
         [[ "${USED_PORTS}" == *" ${port} "* ]] && continue
         if ! (exec 3<>"/dev/tcp/${HOST}/${port}") 2>/dev/null; then
             USED_PORTS+="${port} "
