@@ -7,22 +7,7 @@
 namespace sy::upstream::test {
 namespace {
 
-class CurlUpstreamConnectionTest : public UpstreamTest {
-protected:
-    // `count` GETs of `server`'s `/n0`, `/n1`, …, each sent once the one before it completed.
-    static bool sendOneAfterAnother(CurlUpstreamClient &through, const LoopbackHttpServer &to, int count)
-    {
-        for (int i = 0; i < count; ++i) {
-            RecordingHandler handler;
-            through.send(get(to.url("/n" + QByteArray::number(i))), &handler);
-            if (!waitFinished(handler) || !handler.completed) {
-                ADD_FAILURE() << "request " << i << " did not complete";
-                return false;
-            }
-        }
-        return true;
-    }
-};
+class CurlUpstreamConnectionTest : public UpstreamTest {};
 
 TEST_F(CurlUpstreamConnectionTest, SequentialRequestsReuseOneConnection)
 {
@@ -65,16 +50,9 @@ TEST_F(CurlUpstreamConnectionTest, HeldStreamsBeyondTheIdleLimitDoNotCostOtherRe
 TEST_F(CurlUpstreamConnectionTest, IdleConnectionsOverTheLimitCloseAsLaterTransfersFinish)
 {
     CurlUpstreamClient limited(CurlClientOptions{.maxIdleConnections = 2});
-    server.setScript([](const ReceivedRequest &) {
-        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"), 200ms)};
-    });
     constexpr int kConcurrent = 5;
     std::vector<RecordingHandler> handlers(kConcurrent);
-    for (RecordingHandler &handler : handlers)
-        limited.send(get(server.url("/side-by-side")), &handler);
-    ASSERT_TRUE(sy::test::waitUntil([&] {
-        return std::all_of(handlers.begin(), handlers.end(), [](const RecordingHandler &h) { return h.finished(); });
-    }, 10s));
+    ASSERT_TRUE(sendSideBySide(limited, server, "/side-by-side", 200ms, handlers));
     ASSERT_EQ(server.acceptedConnections(), kConcurrent);
 
     server.setScript([](const ReceivedRequest &) {

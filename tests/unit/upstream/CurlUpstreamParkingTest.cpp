@@ -5,22 +5,14 @@
 namespace sy::upstream::test {
 namespace {
 
-class CurlUpstreamParkingTest : public UpstreamTest {
-protected:
-    static bool completes(CurlUpstreamClient &through, QByteArray url)
-    {
-        RecordingHandler handler;
-        through.send(get(std::move(url)), &handler);
-        return waitFinished(handler) && handler.completed;
-    }
-};
+class CurlUpstreamParkingTest : public UpstreamTest {};
 
 TEST_F(CurlUpstreamParkingTest, AnIdleConnectionStaysWatchedForTheNextRequest)
 {
     EXPECT_EQ(client.parkedSockets(), 0);
-    ASSERT_TRUE(completes(client, server.url("/first")));
+    ASSERT_TRUE(sendOneAfterAnother(client, server, 1, "/first"));
     EXPECT_EQ(client.parkedSockets(), 1);
-    ASSERT_TRUE(completes(client, server.url("/second")));
+    ASSERT_TRUE(sendOneAfterAnother(client, server, 1, "/second"));
     EXPECT_EQ(client.parkedSockets(), 1);
     EXPECT_EQ(server.acceptedConnections(), 1);
 }
@@ -30,7 +22,7 @@ TEST_F(CurlUpstreamParkingTest, AConnectionTheProviderClosesWhileIdleIsDroppedAn
     server.setScript([](const ReceivedRequest &) {
         return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok")), Step::close(50ms)};
     });
-    ASSERT_TRUE(completes(client, server.url("/then-close")));
+    ASSERT_TRUE(sendOneAfterAnother(client, server, 1, "/then-close"));
     ASSERT_TRUE(sy::test::waitUntil([&] { return server.openConnections() == 0; }, 5s));
     // The close makes the parked socket readable: it leaves the watch, curl is not told.
     EXPECT_TRUE(sy::test::waitUntil([&] { return client.parkedSockets() == 0; }, 5s))
@@ -39,7 +31,7 @@ TEST_F(CurlUpstreamParkingTest, AConnectionTheProviderClosesWhileIdleIsDroppedAn
     server.setScript([](const ReceivedRequest &) {
         return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"))};
     });
-    ASSERT_TRUE(completes(client, server.url("/again")));
+    ASSERT_TRUE(sendOneAfterAnother(client, server, 1, "/again"));
     EXPECT_EQ(server.acceptedConnections(), 2);
     EXPECT_EQ(client.parkedSockets(), 1);
 }
@@ -48,36 +40,20 @@ TEST_F(CurlUpstreamParkingTest, ConnectionsCurlClosesLeaveTheWatchFirstAndTheirN
 {
     // Five connections at once, then curl keeps two idle and closes three as later transfers end.
     CurlUpstreamClient limited(CurlClientOptions{.maxIdleConnections = 2});
-    server.setScript([](const ReceivedRequest &) {
-        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"), 200ms)};
-    });
     constexpr int kConcurrent = 5;
     std::vector<RecordingHandler> handlers(kConcurrent);
-    for (RecordingHandler &handler : handlers)
-        limited.send(get(server.url("/side-by-side")), &handler);
-    ASSERT_TRUE(sy::test::waitUntil([&] {
-        return std::all_of(handlers.begin(), handlers.end(), [](const RecordingHandler &h) { return h.completed; });
-    }, 10s));
+    ASSERT_TRUE(sendSideBySide(limited, server, "/side-by-side", 200ms, handlers));
+    for (const RecordingHandler &handler : handlers)
+        ASSERT_TRUE(handler.completed);
     ASSERT_EQ(server.acceptedConnections(), kConcurrent);
 
-    server.setScript([](const ReceivedRequest &) {
-        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"))};
-    });
-    for (int i = 0; i < kConcurrent; ++i)
-        ASSERT_TRUE(completes(limited, server.url("/one-by-one")));
+    ASSERT_TRUE(sendOneAfterAnother(limited, server, kConcurrent, "/one-by-one"));
     ASSERT_TRUE(sy::test::waitUntil([&] { return server.openConnections() == 2; }, 5s));
     EXPECT_EQ(limited.parkedSockets(), 2);
 
     // Descriptor numbers curl closed come back for new connections; each must be watched anew.
     std::vector<RecordingHandler> again(kConcurrent);
-    server.setScript([](const ReceivedRequest &) {
-        return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"), 100ms)};
-    });
-    for (RecordingHandler &handler : again)
-        limited.send(get(server.url("/side-by-side-again")), &handler);
-    ASSERT_TRUE(sy::test::waitUntil([&] {
-        return std::all_of(again.begin(), again.end(), [](const RecordingHandler &h) { return h.finished(); });
-    }, 10s));
+    ASSERT_TRUE(sendSideBySide(limited, server, "/side-by-side-again", 100ms, again));
     for (const RecordingHandler &handler : again)
         EXPECT_TRUE(handler.completed);
     EXPECT_EQ(server.acceptedConnections(), kConcurrent + 3);

@@ -6,6 +6,7 @@
 #include "upstream/CurlUpstreamClient.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -81,6 +82,36 @@ protected:
                              std::chrono::milliseconds limit = 10s)
     {
         return sy::test::waitUntil([&] { return handler.finished(); }, limit);
+    }
+
+    // `count` GETs of `to`'s `path`, each sent once the one before it completed.
+    static bool sendOneAfterAnother(CurlUpstreamClient &through, const LoopbackHttpServer &to, int count,
+                                    QByteArrayView path = "/n")
+    {
+        for (int i = 0; i < count; ++i) {
+            RecordingHandler handler;
+            through.send(get(to.url(path.toByteArray() + QByteArray::number(i))), &handler);
+            if (!waitFinished(handler) || !handler.completed) {
+                ADD_FAILURE() << "request " << i << " did not complete";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // `handlers.size()` GETs of `to`'s `path` sent at once, which `to` answers 200 "ok" after
+    // `delay` each (its script is set so); true once every one finished.
+    static bool sendSideBySide(CurlUpstreamClient &through, LoopbackHttpServer &to, QByteArrayView path,
+                               std::chrono::milliseconds delay, std::vector<RecordingHandler> &handlers)
+    {
+        to.setScript([delay](const ReceivedRequest &) {
+            return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"), delay)};
+        });
+        for (RecordingHandler &handler : handlers)
+            through.send(get(to.url(path)), &handler);
+        return sy::test::waitUntil([&] {
+            return std::all_of(handlers.begin(), handlers.end(), [](const RecordingHandler &h) { return h.finished(); });
+        }, 10s);
     }
 
     LoopbackHttpServer server;
