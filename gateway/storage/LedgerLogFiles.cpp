@@ -10,6 +10,7 @@
 #include <map>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -104,6 +105,14 @@ std::variant<LedgerLogFiles::Opened, QString> LedgerLogFiles::open(const QString
         file.fd = ::open(QFile::encodeName(file.path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (file.fd < 0)
             return QStringLiteral("cannot open %1: %2").arg(file.path, systemError(errno));
+        // One writer: another process's reset() would empty (and cut under the mapping of) the
+        // files this one writes. The lock goes with the descriptor, also when a process dies.
+        if (::flock(file.fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK)
+                return QStringLiteral("%1 is in use by another process: is another Switchyard running on %2?")
+                    .arg(file.path, databasePath);
+            return QStringLiteral("cannot lock %1: %2").arg(file.path, systemError(errno));
+        }
         QByteArray bytes;
         if (!readAll(file.fd, bytes))
             return QStringLiteral("cannot read %1: %2").arg(file.path, systemError(errno));

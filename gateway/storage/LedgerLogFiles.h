@@ -26,6 +26,9 @@
 // another id: the database was replaced, the log left behind) is not replayed; its entries are
 // counted in Opened::foreignEntries, and reset() empties it.
 //
+// One process at a time: open() locks both files (flock) and refuses while another process holds
+// them (two gateways on one database file).
+//
 // Thread: open() and reset() before the object is shared; then append() and committed() from
 // any thread (one mutex, held across the write).
 #include "storage/StoredTypes.h"

@@ -190,6 +190,22 @@ TEST_F(LedgerLogFilesTest, ARecordCutShortByTheEndOfAProcessIsDroppedTheOthersKe
     EXPECT_EQ(reopened.recovered[1], entry(2));
 }
 
+TEST_F(LedgerLogFilesTest, ASecondOpenWhileTheFilesAreHeldIsRefused)
+{
+    auto first = openEmpty();
+    ASSERT_TRUE(first);
+    ASSERT_TRUE(first->append(entry(1)));
+    const auto second = LedgerLogFiles::open(databasePath(), kId);
+    ASSERT_TRUE(std::holds_alternative<QString>(second)) << "two writers of one log";
+    EXPECT_TRUE(std::get<QString>(second).contains(QStringLiteral("in use by another process")))
+        << std::get<QString>(second).toStdString();
+    EXPECT_EQ(ledgerLogRecordBytes(databasePath()), recordBytes()) << "the refused open changed the files";
+    first.reset();
+    const LedgerLogFiles::Opened after = open();
+    ASSERT_TRUE(after.files) << "the lock goes with the first";
+    EXPECT_EQ(after.recovered.size(), 1u);
+}
+
 TEST_F(LedgerLogFilesTest, TheFilesAreTheOwnersOnly)
 {
     auto log = openEmpty();
