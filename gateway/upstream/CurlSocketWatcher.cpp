@@ -76,6 +76,8 @@ void CurlSocketWatcher::unpark(curl_socket_t socket)
     Watch *watch = it->second;
     parked_.erase(it);
     release(watch);
+    if (background_)
+        setSocketBackground(qintptr(socket), false);
 }
 
 int CurlSocketWatcher::onCloseSocket(void *self, curl_socket_t socket)
@@ -92,13 +94,16 @@ int CurlSocketWatcher::onCurlSocket(CURL *, curl_socket_t socket, int what, void
     auto *watch = static_cast<Watch *>(watchPtr);
     if (what == CURL_POLL_REMOVE) {
         // curl forgets the assigned pointer along with the socket.
-        if (watch && !watcher->background_ && watch->read.isEnabled()) {
+        if (watch && watch->read.isEnabled()) {
+            // Parked in the lane it is in: leaving the background set and coming back would
+            // cost the epoll_ctl calls parking saves.
             watch->write.setEnabled(false);
             watch->parked = true;
             watcher->parked_.emplace(socket, watch);
-        } else if (watch) {
-            watcher->release(watch);
+            return 0;
         }
+        if (watch)
+            watcher->release(watch);
         if (watcher->background_)
             setSocketBackground(qintptr(socket), false);
         return 0;

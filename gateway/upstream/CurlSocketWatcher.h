@@ -20,7 +20,7 @@
 // notifier never outlives its descriptor.
 //
 // With `background`, every socket curl reports goes to the background lane of the thread's
-// EpollEventDispatcher while curl watches it (see EpollEventDispatcher.h); those are not parked.
+// EpollEventDispatcher while curl watches it or it is parked (see EpollEventDispatcher.h).
 //
 // Thread: the owning client's thread only.
 #include <QObject>

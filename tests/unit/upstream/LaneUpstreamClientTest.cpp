@@ -21,6 +21,13 @@ protected:
                 return QList<Step>{Step::write(LoopbackHttpServer::chunkedHead(200) + LoopbackHttpServer::chunk("data: 1\n\n"))};
             if (request.target == "/hold")
                 return QList<Step>{};
+            if (request.target == "/whole-stream")
+                return QList<Step>{Step::write(LoopbackHttpServer::chunkedHead(200) + LoopbackHttpServer::chunk("data: 1\n\n")
+                                               + LoopbackHttpServer::lastChunk())};
+            if (request.target == "/whole-stream-then-close")
+                return QList<Step>{Step::write(LoopbackHttpServer::chunkedHead(200) + LoopbackHttpServer::chunk("data: 1\n\n")
+                                               + LoopbackHttpServer::lastChunk()),
+                                   Step::close(50ms)};
             return QList<Step>{Step::write(LoopbackHttpServer::response(200, "ok"))};
         });
     }
@@ -64,6 +71,28 @@ TEST_F(LaneUpstreamClientTest, StreamsGoToTheBackgroundLaneAndShortRequestsDoNot
         << "the cancelled stream's connection closed and left the lane";
     sy::test::processEventsFor(50ms);
     EXPECT_FALSE(stream.finished()) << "no callback after cancel()";
+}
+
+TEST_F(LaneUpstreamClientTest, AnEndedStreamsConnectionWaitsForTheNextInTheBackgroundLane)
+{
+    // Parked (CurlSocketWatcher.h) where it was: moving it to the foreground set and back would
+    // cost the epoll_ctl calls parking saves.
+    const int before = dispatcher()->backgroundDescriptors();
+    for (const char *path : {"/whole-stream", "/whole-stream"}) {
+        RecordingHandler stream;
+        lanes.send(streamed(path), &stream);
+        ASSERT_TRUE(waitFinished(stream));
+        ASSERT_TRUE(stream.completed);
+        EXPECT_EQ(dispatcher()->backgroundDescriptors(), before + 1) << "the idle connection, still in the lane";
+    }
+    EXPECT_EQ(server.acceptedConnections(), 1);
+
+    // Closed by the provider while idle: it leaves the watch and the lane.
+    RecordingHandler last;
+    lanes.send(streamed("/whole-stream-then-close"), &last);
+    ASSERT_TRUE(waitFinished(last));
+    EXPECT_TRUE(sy::test::waitUntil([&] { return dispatcher()->backgroundDescriptors() == before; }))
+        << dispatcher()->backgroundDescriptors() - before << " descriptors left in the lane";
 }
 
 TEST_F(LaneUpstreamClientTest, EachIdReachesItsOwnLane)
