@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <sys/socket.h>
 #include <utility>
+#include <vector>
 
 namespace sy::http {
 
@@ -15,6 +16,8 @@ namespace {
 // of every processEvents). Zero while no dispatcher is hooked: then every write may go direct.
 thread_local quint64 t_pass = 0;
 thread_local QPointer<QAbstractEventDispatcher> t_hooked;
+// Connections that gathered writes in the current pass (HttpConnection::writeToSocket).
+thread_local std::vector<QPointer<HttpConnection>> t_gathering;
 
 quint64 currentPass()
 {
@@ -22,7 +25,14 @@ quint64 currentPass()
     if (dispatcher && t_hooked != dispatcher) {
         t_hooked = dispatcher;
         ++t_pass;
-        QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, dispatcher, [] { ++t_pass; });
+        QObject::connect(dispatcher, &QAbstractEventDispatcher::awake, dispatcher, [] {
+            ++t_pass;
+            // What the last pass gathered and did not end goes out now, before this pass waits.
+            for (const QPointer<HttpConnection> &connection : std::exchange(t_gathering, {})) {
+                if (connection)
+                    connection->flush();
+            }
+        });
     }
     return t_hooked ? t_pass : 0;
 }
@@ -89,7 +99,7 @@ qint64 HttpConnection::queuedBytes(const ResponseSink *sink) const
                                  [sink](const Entry &entry) { return entry.sink == sink; });
     if (it == m_queue.end())
         return 0;
-    return it == m_queue.begin() ? m_socket->bytesToWrite() : it->held.size();
+    return it == m_queue.begin() ? m_socket->bytesToWrite() + m_gathered.size() : it->held.size();
 }
 
 void HttpConnection::writeLastAndClose(const QByteArray &bytes)
@@ -104,20 +114,51 @@ void HttpConnection::writeToSocket(const QByteArray &bytes)
 {
     if (m_closing || m_socket->state() != QAbstractSocket::ConnectedState)
         return;
-    const bool nothingWaited = m_socket->bytesToWrite() == 0;
     // Nothing queued: the bytes go to the kernel now. Only what it does not take is left to the
     // socket's buffer, whose write notifier is switched on for it and off after it drains (two
     // epoll_ctl calls per write, most of a stream's system calls). Once per event-loop pass:
     // further writes of the same pass (several events out of one upstream read) are gathered
-    // in the socket's buffer and leave in one write, as before, rather than one send each.
+    // here and leave in one send when the response ends, or when the pass does (flush()),
+    // rather than one send each.
+    if (!m_gathered.isEmpty()) {
+        if (m_gathered.size() + bytes.size() <= kGatherBytes) {
+            m_gathered += bytes;
+            return;
+        }
+        flush();
+    }
+    const bool nothingWaited = m_socket->bytesToWrite() == 0;
     const quint64 pass = currentPass();
-    const bool direct = nothingWaited && (pass == 0 || pass != m_directPass);
+    if (nothingWaited && pass != 0 && pass == m_directPass && bytes.size() <= kGatherBytes) {
+        m_gathered = bytes;
+        t_gathering.emplace_back(this);
+        return;
+    }
+    const bool direct = nothingWaited;
     const qsizetype sent = direct ? sendNow(bytes) : 0;
     if (direct)
         m_directPass = pass;
-    if (sent == bytes.size())
-        return;
-    m_socket->write(bytes.constData() + sent, bytes.size() - sent);
+    if (sent < bytes.size())
+        queueOnSocket(bytes.constData() + sent, bytes.size() - sent, nothingWaited);
+}
+
+void HttpConnection::flush()
+{
+    if (!m_gathered.isEmpty()) {
+        const QByteArray gathered = std::exchange(m_gathered, QByteArray());
+        if (m_socket->state() != QAbstractSocket::ConnectedState)
+            return;
+        const bool nothingWaited = m_socket->bytesToWrite() == 0;
+        const qsizetype sent = nothingWaited ? sendNow(gathered) : 0;
+        if (sent < gathered.size())
+            queueOnSocket(gathered.constData() + sent, gathered.size() - sent, nothingWaited);
+    }
+    m_socket->flush();
+}
+
+void HttpConnection::queueOnSocket(const char *bytes, qsizetype size, bool nothingWaited)
+{
+    m_socket->write(bytes, size);
     if (m_options.stalledClientTimeout.count() <= 0)
         return;
     if (nothingWaited)
@@ -159,6 +200,7 @@ void HttpConnection::advance()
         m_queue.pop_front();
         if (end != End::KeepOpen) {
             m_queue.clear();
+            flush();
             m_closing = true;
             // Reset: an abrupt end is the honest signal for a response cut short before its
             // status line — unless earlier answers still wait on the socket: those are flushed,
@@ -177,6 +219,7 @@ void HttpConnection::advance()
     }
     if (m_queue.empty() && m_hasLast && !m_closing) {
         writeToSocket(m_last);
+        flush();
         m_closing = true;
         m_socket->disconnectFromHost();
     }
@@ -201,6 +244,7 @@ void HttpConnection::onStalled()
     }
     m_closing = true;
     m_queue.clear();
+    m_gathered.clear();
     m_socket->abort();
 }
 

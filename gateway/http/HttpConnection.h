@@ -11,7 +11,11 @@
 //    connection when its turn comes, rather than blocking the answers behind it.
 //  - Writes: while nothing waits in the socket's buffer, the first write of an event-loop pass
 //    is sent to the descriptor at once, and only what the kernel does not take is queued on the
-//    QTcpSocket (see sendNow); later writes of the same pass queue there and leave together.
+//    QTcpSocket (see sendNow). Later writes of the same pass are gathered here (up to
+//    kGatherBytes) and sent together by flush(): when their response ends, or else when the
+//    next pass starts (the dispatcher's awake(), before it waits). So a stream answered within
+//    one pass leaves in two sends, and the socket's write notifier is not switched on and off
+//    for it.
 //  - Stalled client: when bytes are queued on the socket and none of them drains for
 //    `stalledClientTimeout`, the connection is aborted (the sinks report the client gone).
 //
@@ -69,6 +73,13 @@ public:
     // Once every response queued so far is written, writes `bytes` and closes the connection
     // (a refusal of a later pipelined request).
     void writeLastAndClose(const QByteArray &bytes);
+    // Hands what was gathered, then what waits on the socket, to the kernel now (as far as it
+    // takes them; the rest waits on the socket).
+    void flush();
+
+    // The most a pass gathers before it hands them on (below the sinks' low water mark, so
+    // gathered bytes alone never congest a sink).
+    static constexpr qsizetype kGatherBytes = 64 * 1024;
 
 private:
     struct Entry {
@@ -81,6 +92,9 @@ private:
     // Writes straight to the descriptor what the kernel takes without blocking; returns how many
     // bytes it took. Only while the socket's own buffer is empty, so the order is kept.
     qsizetype sendNow(const QByteArray &bytes);
+    // Leaves `size` bytes to the socket's buffer and its stall clock; `nothingWaited`: the buffer
+    // was empty before.
+    void queueOnSocket(const char *bytes, qsizetype size, bool nothingWaited);
     void advance();
     void onBytesWritten();
     void onStalled();
@@ -98,6 +112,7 @@ private:
     std::chrono::steady_clock::time_point m_progressAt;
     QTimer m_stallTimer;
     quint64 m_directPass = 0;  // the event-loop pass of the last direct send (see writeToSocket)
+    QByteArray m_gathered;     // later writes of that pass, not yet handed on (flush())
 };
 
 } // namespace sy::http

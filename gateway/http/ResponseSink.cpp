@@ -210,7 +210,9 @@ void ResponseSink::endResponse(Ending ending)
     // A finished answer goes to the kernel now, not when the event loop next runs: the gateway
     // thread may be busy a while (a ledger commit, other requests), and what was charged and
     // answered should not sit in a user-space buffer meanwhile. The same write, done earlier.
-    if (m_socket && ending != Ending::Reset)
+    if (m_connection && ending != Ending::Reset)
+        m_connection->flush();
+    else if (m_socket && ending != Ending::Reset)
         m_socket->flush();
     if (m_connection) {
         m_connection->end(this, ending == Ending::Normal ? HttpConnection::End::KeepOpen

@@ -1,6 +1,7 @@
 // ResponseSink over a real connection: whole responses, hand-framed chunked streams, keep-alive,
 // Connection: close and abort().
 #include "RawHttpClient.h"
+#include "http/HttpConnection.h"
 
 #include "support/Waits.h"
 
@@ -139,6 +140,37 @@ TEST_F(ResponseSinkTest, WritesToAReadingClientReachTheKernelAtOnceWithNothingLe
     const auto response = client.readResponse();
     ASSERT_TRUE(response);
     EXPECT_EQ(response->chunks, (QList<QByteArray>{"data: first\n\n", "data: second\n\n", "data: third\n\n"}));
+}
+
+TEST_F(ResponseSinkTest, AStreamAnsweredInOnePassNeverWaitsInTheSocketsBuffer)
+{
+    // The head with the first event goes at once; the later events of the pass are gathered and
+    // leave with the end, in one more send: the socket's own buffer (and its write notifier,
+    // switched on and off around it) is never used, so it never reports bytes written.
+    int socketWrites = -1;
+    front->route("GET", "/one-pass", [&](HttpRequest &&, std::shared_ptr<ResponseSink> sink) {
+        const QList<HttpConnection *> connections = front->findChildren<HttpConnection *>();
+        ASSERT_EQ(connections.size(), 1);
+        socketWrites = 0;
+        QObject::connect(static_cast<QTcpSocket *>(connections.front()->parent()), &QIODevice::bytesWritten,
+                         [&socketWrites] { ++socketWrites; });
+        sink->begin(200, {{"Content-Type", "text/event-stream"}}, "data: first\n\n");
+        for (const QByteArray &event : streamEvents())
+            sink->write(event);
+        EXPECT_GT(sink->bytesQueued(), 0) << "gathered until the end";
+        sink->finish();
+        EXPECT_EQ(sink->bytesQueued(), 0) << "the end hands everything to the kernel";
+    });
+    RawHttpClient client(port);
+    ASSERT_TRUE(client.connected());
+    client.send(buildRequest("GET", "/one-pass", port));
+    const auto response = client.readResponse();
+    ASSERT_TRUE(response);
+    QList<QByteArray> expected{"data: first\n\n"};
+    expected += streamEvents();
+    EXPECT_EQ(response->chunks, expected);
+    sy::test::processEventsFor(20ms);
+    EXPECT_EQ(socketWrites, 0);
 }
 
 TEST_F(ResponseSinkTest, ConnectionCloseRequestIsClosedAfterTheResponse)
