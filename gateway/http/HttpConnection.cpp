@@ -134,12 +134,9 @@ void HttpConnection::writeToSocket(const QByteArray &bytes)
         t_gathering.emplace_back(this);
         return;
     }
-    const bool direct = nothingWaited;
-    const qsizetype sent = direct ? sendNow(bytes) : 0;
-    if (direct)
+    if (nothingWaited)
         m_directPass = pass;
-    if (sent < bytes.size())
-        queueOnSocket(bytes.constData() + sent, bytes.size() - sent, nothingWaited);
+    sendOrQueue(bytes);
 }
 
 void HttpConnection::flush()
@@ -148,17 +145,18 @@ void HttpConnection::flush()
         const QByteArray gathered = std::exchange(m_gathered, QByteArray());
         if (m_socket->state() != QAbstractSocket::ConnectedState)
             return;
-        const bool nothingWaited = m_socket->bytesToWrite() == 0;
-        const qsizetype sent = nothingWaited ? sendNow(gathered) : 0;
-        if (sent < gathered.size())
-            queueOnSocket(gathered.constData() + sent, gathered.size() - sent, nothingWaited);
+        sendOrQueue(gathered);
     }
     m_socket->flush();
 }
 
-void HttpConnection::queueOnSocket(const char *bytes, qsizetype size, bool nothingWaited)
+void HttpConnection::sendOrQueue(const QByteArray &bytes)
 {
-    m_socket->write(bytes, size);
+    const bool nothingWaited = m_socket->bytesToWrite() == 0;
+    const qsizetype sent = nothingWaited ? sendNow(bytes) : 0;
+    if (sent == bytes.size())
+        return;
+    m_socket->write(bytes.constData() + sent, bytes.size() - sent);
     if (m_options.stalledClientTimeout.count() <= 0)
         return;
     if (nothingWaited)

@@ -92,9 +92,9 @@ private:
     // Writes straight to the descriptor what the kernel takes without blocking; returns how many
     // bytes it took. Only while the socket's own buffer is empty, so the order is kept.
     qsizetype sendNow(const QByteArray &bytes);
-    // Leaves `size` bytes to the socket's buffer and its stall clock; `nothingWaited`: the buffer
-    // was empty before.
-    void queueOnSocket(const char *bytes, qsizetype size, bool nothingWaited);
+    // Sends what the kernel takes now when nothing waits on the socket (sendNow), and leaves the
+    // rest to the socket's buffer and its stall clock.
+    void sendOrQueue(const QByteArray &bytes);
     void advance();
     void onBytesWritten();
     void onStalled();
