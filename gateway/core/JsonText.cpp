@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <cmath>
 
 namespace sy::json {
@@ -130,7 +131,14 @@ void appendNumber(QByteArray &out, double value)
         appendRaw(out, p, end - p);
         return;
     }
-    appendViaQt(out, QJsonValue(value));
+    // What Qt's writer does with a double (qjsonwriter.cpp): the shortest 'g' form that reads
+    // back the same, "null" for what JSON cannot hold. Without the QJsonArray and QJsonDocument
+    // built around one value only to cut the brackets off again (3.7 k instructions a number).
+    if (!std::isfinite(value)) {
+        appendLiteral(out, "null");
+        return;
+    }
+    out += QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 namespace {

@@ -2,8 +2,8 @@
 // Appending JSON text by hand, byte for byte as QJsonDocument::toJson(Compact) writes it.
 // Building a QJsonObject only to serialise it costs an allocation per key and value plus a sort;
 // the request log writes one record per request, so its JSON is written directly instead.
-// Whatever is not on a fast path (strings with escapes or non-ASCII, non-integral numbers,
-// non-UTC times) falls back to Qt's own writer, so the text never differs from it.
+// Whatever is not on a fast path (strings with surrogates, non-UTC times) falls back to Qt's own
+// writer, so the text never differs from it (tests/unit/core/JsonTextTest compares the two).
 #include <QByteArray>
 #include <QDateTime>
 #include <QStringView>
