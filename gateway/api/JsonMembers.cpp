@@ -1,5 +1,7 @@
 #include "api/JsonMembers.h"
 
+#include "core/JsonText.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -168,14 +170,32 @@ const JsonMember *findMember(const std::vector<JsonMember> &members, QByteArrayV
 QByteArray rewriteMembers(QByteArrayView json, const std::vector<JsonMember> &members,
                           const std::vector<JsonEdit> &edits, const std::vector<QByteArray> &appended)
 {
+    // The text is written as members joined by single commas. Members the source already joins
+    // that way (compact JSON, the common case) are copied as one run of the source, up to the
+    // next edit: a stream chunk is a few copies instead of two per member (every piece a
+    // QByteArray append, about a hundred instructions each).
     QByteArray out;
     out.reserve(json.size() + 64);
-    out += '{';
+    json::appendLiteral(out, "{");
     bool first = true;
-    auto separate = [&] {
-        if (!first)
-            out += ',';
+    qsizetype runBegin = -1;   // the source run to be copied: [runBegin, runEnd)
+    qsizetype runEnd = -1;
+    auto flushRun = [&] {
+        if (runBegin >= 0)
+            json::appendRaw(out, json.data() + runBegin, runEnd - runBegin);
+        runBegin = -1;
+    };
+    // Source bytes [from, to) of member text follow in the output.
+    auto take = [&](qsizetype from, qsizetype to) {
+        const bool joins = runBegin >= 0 && from == runEnd + 1 && json[runEnd] == ',';
+        if (!joins) {
+            flushRun();
+            if (!first)
+                json::appendLiteral(out, ",");
+            runBegin = from;
+        }
         first = false;
+        runEnd = to;
     };
     for (const JsonMember &m : members) {
         const JsonEdit *edit = nullptr;
@@ -185,18 +205,22 @@ QByteArray rewriteMembers(QByteArrayView json, const std::vector<JsonMember> &me
         }
         if (edit && edit->value.isEmpty())
             continue;
-        separate();
-        out += json.sliced(m.begin, m.valueBegin - m.begin);   // "key": as written
-        if (edit)
-            out += edit->value;
-        else
-            out += json.sliced(m.valueBegin, m.valueEnd - m.valueBegin);
+        if (!edit) {
+            take(m.begin, m.valueEnd);
+            continue;
+        }
+        take(m.begin, m.valueBegin);   // "key": as written
+        flushRun();
+        json::appendRaw(out, edit->value.constData(), edit->value.size());
     }
+    flushRun();
     for (const QByteArray &member : appended) {
-        separate();
-        out += member;
+        if (!first)
+            json::appendLiteral(out, ",");
+        first = false;
+        json::appendRaw(out, member.constData(), member.size());
     }
-    out += '}';
+    json::appendLiteral(out, "}");
     return out;
 }
 

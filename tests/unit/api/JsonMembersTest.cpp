@@ -106,6 +106,60 @@ TEST(JsonMembersTest, MatchesAFullParserOnStringsWithBackslashRunsAndBrackets)
     }
 }
 
+// The rewrite copies runs of members the source joins with single commas in one piece: the text
+// must be what writing every kept member on its own ("key": as written, then the value) gives,
+// whatever the spacing between members and wherever the edits fall.
+TEST(JsonMembersTest, RewriteWritesEachKeptMemberAsWrittenWhateverTheSpacing)
+{
+    const auto memberByMember = [](QByteArrayView json, const std::vector<api::JsonMember> &members,
+                                   const std::vector<api::JsonEdit> &edits, const std::vector<QByteArray> &appended) {
+        QList<QByteArray> parts;
+        for (const api::JsonMember &m : members) {
+            const api::JsonEdit *edit = nullptr;
+            for (const api::JsonEdit &e : edits) {
+                if (e.key == m.key)
+                    edit = &e;
+            }
+            if (edit && edit->value.isEmpty())
+                continue;
+            parts.append(json.sliced(m.begin, m.valueBegin - m.begin).toByteArray()
+                         + (edit ? edit->value : json.sliced(m.valueBegin, m.valueEnd - m.valueBegin).toByteArray()));
+        }
+        for (const QByteArray &member : appended)
+            parts.append(member);
+        return "{" + parts.join(',') + "}";
+    };
+    const QByteArray bodies[] = {
+        R"({"id":"c1","object":"chat.completion.chunk","model":"up","choices":[{"delta":{"content":"x"}}]})",
+        R"({"model":"up","id":"c1"})",
+        R"({"id":"c1","model":"up"})",
+        R"({ "id" : "c1" , "model":"up",  "choices" : [] ,"usage":null })",
+        R"({"model":"a","model":"b","x":1})",
+        R"({"only":1})",
+        "{}",
+        "{\n  \"id\": 1,\n  \"model\": \"up\",\n  \"n\": 2\n}",
+    };
+    const std::vector<std::vector<api::JsonEdit>> editSets = {
+        {},
+        {{"model", "\"public\""}},
+        {{"model", {}}},
+        {{"id", "\"new\""}, {"usage", {}}},
+        {{"x", {}}, {"only", "2"}, {"choices", "[1]"}},
+    };
+    const std::vector<std::vector<QByteArray>> appendedSets = {{}, {R"("usage":{"n":1})"}, {R"("a":1)", R"("b":2)"}};
+    for (const QByteArray &body : bodies) {
+        const auto members = api::topLevelMembers(body);
+        ASSERT_TRUE(members) << body.constData();
+        for (const auto &edits : editSets) {
+            for (const auto &appended : appendedSets) {
+                const QByteArray rewritten = api::rewriteMembers(body, *members, edits, appended);
+                EXPECT_EQ(rewritten, memberByMember(body, *members, edits, appended)) << body.constData();
+                EXPECT_TRUE(api::topLevelMembers(rewritten)) << rewritten.constData();
+            }
+        }
+    }
+}
+
 TEST(JsonMembersTest, JsonStringEscapesQuotesBackslashesAndControls)
 {
     EXPECT_EQ(api::jsonString("a\"b\\c\nd\x01"), QByteArray(R"("a\"b\\c\nd\u0001")"));
