@@ -1,5 +1,7 @@
 #include "storage/LedgerLogRecord.h"
 
+#include "core/JsonText.h"
+
 #include <QtEndian>
 
 #include <algorithm>
@@ -30,16 +32,26 @@ void put(QByteArray &out, T value)
 {
     char bytes[sizeof(T)];
     qToLittleEndian(value, bytes);
-    out.append(bytes, qsizetype(sizeof(T)));
+    json::appendRaw(out, bytes, qsizetype(sizeof(T)));
 }
 
 void putText(QByteArray &out, const QString &text)
 {
     const qsizetype lengthAt = out.size();
     put<quint32>(out, 0);
-    // UTF-8 straight into `out`, then the length it took.
+    // UTF-8 straight into `out`, then the length it took. The texts are ids and names, nearly
+    // always ASCII: those are copied unit by unit, without the temporary toUtf8() allocates.
     const qsizetype before = out.size();
-    out.append(text.toUtf8());
+    out.resize(before + text.size());
+    char *dst = out.data() + before;
+    for (const QChar c : text) {
+        if (c.unicode() >= 0x80) {
+            out.truncate(before);
+            out.append(text.toUtf8());
+            break;
+        }
+        *dst++ = char(c.unicode());
+    }
     qToLittleEndian(quint32(out.size() - before), out.data() + lengthAt);
 }
 

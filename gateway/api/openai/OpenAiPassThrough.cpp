@@ -2,6 +2,7 @@
 
 #include "api/JsonMembers.h"
 #include "api/openai/ChatBodies.h"
+#include "core/JsonText.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -78,9 +79,9 @@ TranslatedEvent OpenAiPassThrough::event(const SseEvent &event)
     if (m_options.captureText && chunk.hasChoices)
         out.text = choiceText(chunk.data, "delta");
     out.out.reserve(chunk.data.size() + 8);
-    out.out += "data: ";
-    out.out += chunk.data;
-    out.out += "\n\n";
+    json::appendLiteral(out.out, "data: ");
+    json::appendRaw(out.out, chunk.data.constData(), chunk.data.size());
+    json::appendLiteral(out.out, "\n\n");
     return out;
 }
 
