@@ -7,6 +7,7 @@
 //
 // Thread: the gateway thread (one attempt).
 #include "api/Codec.h"
+#include "api/JsonBody.h"
 
 #include <QJsonObject>
 #include <memory>
@@ -18,7 +19,7 @@ namespace sy::api {
 struct ClientRequest {
     Format format = Format::OpenAiChat;
     QByteArray raw;               // the body as the client sent it
-    QJsonObject body;             // the same, parsed
+    JsonBody body;                // the same, parsed when first asked for
     bool stream = false;
     bool includeUsage = false;    // OpenAI: stream_options.include_usage
     // The canonical form, parsed at ingress when a translation may be needed (or always for

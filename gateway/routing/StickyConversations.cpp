@@ -10,10 +10,10 @@ namespace sy::routing {
 
 namespace {
 
-// Feeds a JSON value to the hash by its structure, not by a serialisation: a type tag, then the
-// content — strings as their UTF-16 code units with their length, numbers by their bits,
-// containers with their size; objects in key order (QJsonObject keeps keys sorted, so the
-// order fields were sent in does not matter).
+// Feeds a JSON value to the hash by its structure, not by a serialisation (leadingTurnsDigest()
+// in the header says how; service/BodyFactsScan feeds the same bytes from simdjson's values).
+// Objects in key order: QJsonObject keeps keys sorted, so the order fields were sent in does not
+// matter.
 void addJson(FastHash128 &hash, const QJsonValue &value)
 {
     const auto addString = [&hash](const QString &text) {
@@ -25,9 +25,11 @@ void addJson(FastHash128 &hash, const QJsonValue &value)
     case QJsonValue::Bool:
         hash.addValue(quint8(value.toBool()));
         break;
-    case QJsonValue::Double:
-        hash.addValue(value.toDouble());
+    case QJsonValue::Double: {
+        const double number = value.toDouble();
+        hash.addValue(number == 0 ? 0.0 : number);   // -0 as 0: Qt's parser reads "-0.0" as 0
         break;
+    }
     case QJsonValue::String:
         addString(value.toString());
         break;
@@ -55,8 +57,26 @@ void addJson(FastHash128 &hash, const QJsonValue &value)
 
 } // namespace
 
+QByteArray leadingTurnsDigest(const QJsonArray &messages)
+{
+    FastHash128 hash;
+    for (const QJsonValue &message : messages) {
+        addJson(hash, message);
+        if (message.toObject().value(QLatin1String("role")).toString() == QLatin1String("user"))
+            break;
+    }
+    return hash.result();
+}
+
 QByteArray conversationKey(const QString &keyName, const QString &model, const QByteArray &sessionId,
                            const QString &user, const QJsonArray &messages)
+{
+    const bool byTurns = sessionId.isEmpty() && user.isEmpty();
+    return conversationKeyFromDigest(keyName, model, sessionId, user, byTurns ? leadingTurnsDigest(messages) : QByteArray());
+}
+
+QByteArray conversationKeyFromDigest(const QString &keyName, const QString &model, const QByteArray &sessionId,
+                                     const QString &user, const QByteArray &turnsDigest)
 {
     // A fast non-cryptographic hash: the key only has to tell conversations apart, and a
     // collision costs at most a channel preference. Each part is length-prefixed, so no two
@@ -78,11 +98,7 @@ QByteArray conversationKey(const QString &keyName, const QString &model, const Q
     } else {
         // Every later turn of a conversation repeats its opening up to the first user message.
         hash.addValue('m');
-        for (const QJsonValue &message : messages) {
-            addJson(hash, message);
-            if (message.toObject().value(QLatin1String("role")).toString() == QLatin1String("user"))
-                break;
-        }
+        hash.add(turnsDigest);
     }
     return hash.result();
 }

@@ -18,6 +18,16 @@ namespace sy::routing {
 // Stable key of the conversation a request continues. `sessionId` is the x-session-id header.
 QByteArray conversationKey(const QString &keyName, const QString &model, const QByteArray &sessionId,
                            const QString &user, const QJsonArray &messages);
+// The same from leadingTurnsDigest(messages), for a caller that read the turns without Qt
+// (service/BodyFacts); `turnsDigest` is only read when there is neither a session id nor a user.
+QByteArray conversationKeyFromDigest(const QString &keyName, const QString &model, const QByteArray &sessionId,
+                                     const QString &user, const QByteArray &turnsDigest);
+// What a conversation is recognised by when the client names none: a hash of its turns up to and
+// including the first user message (every later turn repeats that opening). Fed by structure:
+// per value a type tag (QJsonValue::Type), then strings as their UTF-16 length and units,
+// numbers as the bits of their double (-0 as 0, as Qt's parser stores it), containers with their
+// size, objects in QJsonObject's key order (sorted, a repeated key once with its last value).
+QByteArray leadingTurnsDigest(const QJsonArray &messages);
 
 class StickyConversations {
 public:

@@ -1,6 +1,7 @@
 #include "service/ChatRequest.h"
 
 #include "api/Codec.h"
+#include "service/BodyFacts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,66 +21,18 @@ struct Needs {
     bool vision = false;
 };
 
-// The member holding the client's turns in each format.
-QLatin1String turnsMember(api::Format format)
+// The error for a body whose turns member is missing or empty (BodyFacts::turnsUsable false).
+ErrorReply badTurns(api::Format format)
 {
-    switch (format) {
-    case api::Format::OpenAiResponses: return QLatin1String("input");
-    case api::Format::Gemini: return QLatin1String("contents");
-    case api::Format::OpenAiChat:
-    case api::Format::Anthropic: break;
-    }
-    return QLatin1String("messages");
-}
-
-bool isImagePart(const QJsonObject &part)
-{
-    const QString type = part.value(u"type").toString();
-    if (type == QLatin1String("image_url") || type == QLatin1String("input_image") || type == QLatin1String("image"))
-        return true;
-    // Gemini: inline bytes or a file reference with an image media type.
-    for (const char *member : {"inlineData", "inline_data", "fileData", "file_data"}) {
-        const QJsonObject data = part.value(QLatin1String(member)).toObject();
-        const QString mime = data.value(u"mimeType").toString(data.value(u"mime_type").toString());
-        if (mime.startsWith(QLatin1String("image/")))
-            return true;
-    }
-    return false;
-}
-
-Needs needsOf(const QJsonArray &turns)
-{
-    Needs needs;
-    for (const QJsonValue &turn : turns) {
-        const QJsonObject object = turn.toObject();
-        const QJsonArray parts = object.value(u"content").isArray() ? object.value(u"content").toArray()
-                                                                   : object.value(u"parts").toArray();
-        for (const QJsonValue &part : parts) {
-            if (isImagePart(part.toObject()))
-                needs.vision = true;
-        }
-    }
-    return needs;
-}
-
-std::optional<ErrorReply> checkTurns(const QJsonObject &body, api::Format format)
-{
-    const QJsonValue turns = body.value(turnsMember(format));
     switch (format) {
     case api::Format::OpenAiResponses:
-        if ((turns.isString() && !turns.toString().isEmpty()) || (turns.isArray() && !turns.toArray().isEmpty()))
-            return std::nullopt;
         return badRequest(QStringLiteral("'input' must be a non-empty string or a non-empty array of input items."), {}, "input");
     case api::Format::Gemini:
-        if (turns.isArray() && !turns.toArray().isEmpty())
-            return std::nullopt;
         return badRequest(QStringLiteral("'contents' must be a non-empty array."), {}, "contents");
     case api::Format::OpenAiChat:
     case api::Format::Anthropic:
         break;
     }
-    if (turns.isArray() && !turns.toArray().isEmpty())
-        return std::nullopt;
     return badRequest(QStringLiteral("'messages' must be a non-empty array."), {}, "messages");
 }
 
@@ -163,55 +116,64 @@ QJsonArray ChatRequest::turns() const
 
 std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody,
                                                        const Workspace &ws, const QDate &today,
-                                                       const IngressFacts &facts)
+                                                       const IngressFacts &ingress)
 {
-    const api::Format format = facts.format;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(rawBody, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return badRequest(QStringLiteral("Request body is not valid JSON: %1 at offset %2.")
-                              .arg(parseError.errorString()).arg(parseError.offset), "invalid_json");
-    if (!doc.isObject())
-        return badRequest(QStringLiteral("Request body must be a JSON object."), "invalid_json");
-
+    const api::Format format = ingress.format;
     ChatRequest request;
     request.format = format;
     request.raw = rawBody;
-    request.body = doc.object();
-    const QJsonValue modelValue = request.body.value(u"model");
-    const QJsonValue modelsValue = request.body.value(u"models");
-    if (!modelsValue.isUndefined() && !modelsValue.isArray())
-        return badRequest(QStringLiteral("'models' must be an array of model ids."), {}, "models");
-    const QJsonArray models = modelsValue.toArray();
+    // Chat Completions bodies are read from their bytes; the QJsonObject is built only if a
+    // later step asks for it (a translation, the codecs, content logging).
+    std::optional<BodyFacts> scanned = format == api::Format::OpenAiChat ? scanChatFacts(rawBody) : std::nullopt;
+    if (scanned) {
+        request.body = api::JsonBody::fromRaw(rawBody);
+    } else {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(rawBody, &parseError);
+        if (parseError.error != QJsonParseError::NoError)
+            return badRequest(QStringLiteral("Request body is not valid JSON: %1 at offset %2.")
+                                  .arg(parseError.errorString()).arg(parseError.offset), "invalid_json");
+        if (!doc.isObject())
+            return badRequest(QStringLiteral("Request body must be a JSON object."), "invalid_json");
+        request.body = doc.object();
+        scanned = factsOf(request.body, format);
+    }
+    const BodyFacts &facts = *scanned;
 
-    if (!facts.pathModel.isEmpty())
-        request.primaryModel = facts.pathModel;
-    else if (modelValue.isString() && !modelValue.toString().isEmpty())
-        request.primaryModel = modelValue.toString();
-    else if (!modelValue.isUndefined() && !modelValue.isNull() && !modelValue.isString())
+    if (facts.models != BodyFacts::Kind::Absent && facts.models != BodyFacts::Kind::Wanted)
+        return badRequest(QStringLiteral("'models' must be an array of model ids."), {}, "models");
+
+    if (!ingress.pathModel.isEmpty())
+        request.primaryModel = ingress.pathModel;
+    else if (facts.model == BodyFacts::Kind::Wanted && !facts.modelText.isEmpty())
+        request.primaryModel = facts.modelText;
+    else if (facts.model == BodyFacts::Kind::Other)
         return badRequest(QStringLiteral("'model' must be a string."), {}, "model");
-    else if (!models.isEmpty() && models.first().isString())
-        request.primaryModel = models.first().toString();
+    else if (!facts.modelsItems.empty() && facts.modelsItems.front())
+        request.primaryModel = *facts.modelsItems.front();
     else if (ws.config().defaultModel)
         request.primaryModel = *ws.config().defaultModel;
     else
         return badRequest(QStringLiteral("'model' is required."), {}, "model");
 
-    if (std::optional<ErrorReply> invalid = checkTurns(request.body, format))
-        return *invalid;
+    if (!facts.turnsUsable)
+        return badTurns(format);
 
-    const QJsonValue stream = request.body.value(u"stream");
-    if (facts.pathStream)
-        request.stream = *facts.pathStream;
-    else if (!stream.isUndefined() && !stream.isNull() && !stream.isBool())
+    if (ingress.pathStream)
+        request.stream = *ingress.pathStream;
+    else if (facts.stream == BodyFacts::Kind::Other)
         return badRequest(QStringLiteral("'stream' must be true or false."), {}, "stream");
     else
-        request.stream = stream.toBool(false);
-    request.jsonArrayStream = request.stream && facts.jsonArrayStream;
-    request.clientWantsUsage = request.body.value(u"stream_options").toObject().value(u"include_usage").toBool(false);
-    request.user = request.body.value(u"user").toString();
+        request.stream = facts.stream == BodyFacts::Kind::Wanted && facts.streamValue;
+    request.jsonArrayStream = request.stream && ingress.jsonArrayStream;
+    request.clientWantsUsage = facts.includeUsage;
+    request.user = facts.user;
+    request.promptCharacters = facts.promptCharacters ? *facts.promptCharacters : promptCharactersOf(request.body);
+    request.maxOutputTokens = facts.maxOutputTokens;
+    request.turnsDigest = facts.turnsDigest;
 
-    auto preferences = routing::parseProviderPreferences(request.body.value(u"provider"));
+    auto preferences = routing::parseProviderPreferences(facts.hasProvider ? request.body.value(u"provider")
+                                                                           : QJsonValue(QJsonValue::Undefined));
     if (const auto *error = std::get_if<routing::PreferencesError>(&preferences))
         return badRequest(error->message, "invalid_provider_preferences", error->param);
     request.preferences = std::get<routing::ProviderPreferences>(std::move(preferences));
@@ -240,7 +202,7 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     }
 
     // Step 3 for the primary: a model that cannot serve the request is the client's error.
-    const Needs needs = needsOf(request.turns());
+    const Needs needs{facts.needsVision};
     const config::VirtualModel *virtualPrimary = ws.findVirtualModel(primary);
     const QString realPrimary = virtualPrimary ? virtualPrimary->primary : primary;
     if (const config::Model *model = ws.findModel(realPrimary)) {
@@ -251,12 +213,12 @@ std::variant<ChatRequest, ErrorReply> parseChatRequest(const QByteArray &rawBody
     // Step 2: primary, `models` in order, virtual fallbacks, then the default model.
     ChainBuilder chain{ws, today, needs, request};
     chain.append(realPrimary);
-    for (const QJsonValue &m : models) {
+    for (const std::optional<QString> &m : facts.modelsItems) {
         // The primary may itself be models[0]; a virtual primary's fallbacks come after `models`.
-        if (!m.isString() || m.toString() == primary)
+        if (!m || *m == primary)
             continue;
         // A fallback's routing suffix is dropped: sort and tiers are the request's, set by the primary.
-        QString id = m.toString();
+        QString id = *m;
         if (id.endsWith(QLatin1String(":nitro")) || id.endsWith(QLatin1String(":floor")))
             id.chop(6);
         chain.append(id);

@@ -3,6 +3,7 @@
 // its model chain resolved (SPEC §3 steps 1–2). The routing fields (`model`, `models`,
 // `provider`, `stream`, `user`) are read the same way in every format. Pure: no I/O, the date is
 // passed in.
+#include "api/JsonBody.h"
 #include "api/Translator.h"
 #include "routing/ProviderPreferences.h"
 #include "service/ErrorReply.h"
@@ -21,7 +22,7 @@ namespace sy::service {
 struct ChatRequest {
     api::Format format = api::Format::OpenAiChat;   // the client's wire format
     QByteArray raw;             // the body's bytes as the client sent them
-    QJsonObject body;           // the same, parsed
+    api::JsonBody body;         // the same, parsed (for Chat Completions: when first asked for)
     bool stream = false;
     bool clientWantsUsage = false;   // stream_options.include_usage
     bool jsonArrayStream = false;    // Gemini without alt=sse (api::WriterOptions::jsonArrayStream)
@@ -35,6 +36,11 @@ struct ChatRequest {
     bool admitFlex = false;                     // :floor
     QSet<QString> parameters;                   // top-level body fields; filled only with require_parameters
     QString user;                               // the `user` field, a conversation hint
+    // What the cost estimate is made of (ExchangeMoney::estimateCharge), read with the body.
+    qint64 promptCharacters = 0;
+    std::optional<qint64> maxOutputTokens;
+    // routing::leadingTurnsDigest() of the turns; empty when `user` is set (the key uses that).
+    QByteArray turnsDigest;
     // The canonical form, when the request may be translated (set by the service).
     std::shared_ptr<const api::CanonicalRequest> canonical;
     api::WireHeaders forwardHeaders;            // client headers a same-format channel gets too

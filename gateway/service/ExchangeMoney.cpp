@@ -2,23 +2,7 @@
 
 #include "billing/Pricing.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-
 namespace sy::service {
-
-namespace {
-
-qint64 charactersOf(const QJsonValue &value)
-{
-    if (value.isString())
-        return value.toString().size();
-    if (value.isArray())
-        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact).size();
-    return 0;
-}
-
-} // namespace
 
 billing::Nanos estimateCharge(const Workspace &workspace, const ChatRequest &chat)
 {
@@ -29,19 +13,7 @@ billing::Nanos estimateCharge(const Workspace &workspace, const ChatRequest &cha
         for (const ChannelRoute &route : workspace.routesFor(model))
             prices.push_back(route.model->price);
     }
-    // Keys as Latin-1 views: value(const char *) builds a QString per lookup.
-    qint64 characters = charactersOf(chat.body.value(QLatin1String("system")));   // Anthropic's system prompt
-    const QJsonArray messages = chat.body.value(QLatin1String("messages")).toArray();
-    for (const QJsonValue &message : messages)
-        characters += charactersOf(message.toObject().value(QLatin1String("content")));
-    std::optional<qint64> maxOutput;
-    for (const QLatin1String field : {QLatin1String("max_completion_tokens"), QLatin1String("max_tokens")}) {
-        if (const QJsonValue v = chat.body.value(field); v.isDouble() && v.toDouble() > 0) {
-            maxOutput = qint64(v.toDouble());
-            break;
-        }
-    }
-    return billing::estimateCharge(characters, maxOutput, billing::highestPrice(prices));
+    return billing::estimateCharge(chat.promptCharacters, chat.maxOutputTokens, billing::highestPrice(prices));
 }
 
 bool ExchangeMoney::refusesPaidFallback(const Workspace &workspace, const QString &primaryModel,

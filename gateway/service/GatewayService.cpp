@@ -304,8 +304,8 @@ void GatewayService::handleChat(const IngressFacts &facts, const char *endpoint,
     context.record = std::move(record);
     context.arrivedAt = arrivedAt;
     context.simulateFail = parseSimulateFail(request.header("x-simulate-fail"));
-    context.conversation = routing::conversationKey(key->name, chat.primaryModel, request.header("x-session-id"),
-                                                    chat.user, chat.turns());
+    context.conversation = routing::conversationKeyFromDigest(key->name, chat.primaryModel, request.header("x-session-id"),
+                                                              chat.user, chat.turnsDigest);
 
     AdmissionRequest admission;
     admission.token = ++m_admissionTokens;
