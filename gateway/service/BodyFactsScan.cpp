@@ -19,6 +19,9 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
+// The largest body the thread's own parser is sized for (it may keep ~14 × this).
+constexpr qsizetype kKeptParserBytes = 256 * 1024;
+
 // Thrown out of the walk when the scan must leave the body to Qt.
 struct GiveUp {};
 
@@ -218,10 +221,17 @@ std::optional<simdjson::dom::array> partsOf(const object &turn)
 
 std::optional<BodyFacts> scanChatFacts(const QByteArray &raw)
 {
-    // One parser per thread: it keeps its buffers from one request to the next.
-    thread_local simdjson::dom::parser parser;
+    // One parser per thread keeps its buffers from one request to the next. They are sized at
+    // about 14 bytes per byte of the largest body parsed (tape, structural indexes, strings; the
+    // pages a body's tokens touch stay resident) and a parser never gives them back, so a larger
+    // body gets a parser of its own, freed after it.
+    thread_local simdjson::dom::parser kept;
+    std::optional<simdjson::dom::parser> oneOff;
+    simdjson::dom::parser *parser = &kept;
+    if (raw.size() > kKeptParserBytes)
+        parser = &oneOff.emplace();
     element document;
-    if (parser.parse(raw.constData(), std::size_t(raw.size())).get(document) != simdjson::SUCCESS
+    if (parser->parse(raw.constData(), std::size_t(raw.size())).get(document) != simdjson::SUCCESS
         || document.type() != element_type::OBJECT)
         return std::nullopt;   // Qt's parser has the last word, and names the error
     const object top = document.get_object();

@@ -219,6 +219,19 @@ TEST(BodyFactsTest, WhatQtWouldReadOtherwiseIsLeftToQt)
         EXPECT_FALSE(scanChatFacts(raw)) << raw.toStdString();
 }
 
+TEST(BodyFactsTest, ABodyLargerThanTheKeptParserIsScannedToo)
+{
+    // Past the size the thread's parser keeps buffers for, a parser of its own reads it.
+    const QByteArray content(400 * 1024, 'x');
+    const QByteArray raw = R"({"model":"alpha","messages":[{"role":"user","content":")" + content + R"("}]})";
+    const std::optional<BodyFacts> scan = scanChatFacts(raw);
+    ASSERT_TRUE(scan);
+    expectSameFacts(*scan, parsedFacts(raw), raw.first(64));
+    EXPECT_EQ(scan->promptCharacters, content.size());
+    // And the small ones after it still are.
+    EXPECT_TRUE(scanChatFacts(R"({"model":"alpha","messages":[{"role":"user","content":"hi"}]})"));
+}
+
 TEST(BodyFactsTest, TheDigestIsTheConversationKeysOwn)
 {
     const QByteArray raw = R"({"model":"a","messages":[{"role":"system","content":"be brief","name":"s"},)"
