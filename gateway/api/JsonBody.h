@@ -33,14 +33,8 @@ public:
     {
         return object().value(key);
     }
-    template <typename Key>
-    bool contains(const Key &key) const
-    {
-        return object().contains(key);
-    }
     QJsonObject::const_iterator constBegin() const { return object().constBegin(); }
     QJsonObject::const_iterator constEnd() const { return object().constEnd(); }
-    bool isEmpty() const { return object().isEmpty(); }
 
 private:
     struct State {

@@ -115,16 +115,19 @@ private:
         }
         std::stable_sort(members.begin(), members.end(),
                          [](const auto &a, const auto &b) { return a.first < b.first; });
-        std::vector<std::pair<std::string_view, element>> kept;
+        // After the stable sort a repeated key's last value ends its run: that one counts.
+        const auto counts = [&members](std::size_t i) {
+            return i + 1 == members.size() || members[i + 1].first != members[i].first;
+        };
+        qint64 size = 0;
+        for (std::size_t i = 0; i < members.size(); ++i)
+            size += counts(i);
+        m_hash.addValue(size);
         for (std::size_t i = 0; i < members.size(); ++i) {
-            if (i + 1 < members.size() && members[i + 1].first == members[i].first)
-                continue;   // a later one of the same key wins
-            kept.push_back(members[i]);
-        }
-        m_hash.addValue(qint64(kept.size()));
-        for (const auto &[key, value] : kept) {
-            addString(key);
-            add(value);
+            if (counts(i)) {
+                addString(members[i].first);
+                add(members[i].second);
+            }
         }
     }
 
