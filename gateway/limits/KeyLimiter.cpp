@@ -64,10 +64,10 @@ void KeyLimiter::prune(Window &window, Clock::TimePoint now)
 
 milliseconds KeyLimiter::rpmDelay(const Window &window, int rpm, Clock::TimePoint now)
 {
-    if (rpm <= 0 || window.size() < static_cast<std::size_t>(rpm))
+    if (rpm <= 0 || window.size() < qsizetype(rpm))
         return milliseconds(0);
     // Room appears when the window holds rpm - 1 admissions, i.e. when the rpm-th newest leaves.
-    const Clock::TimePoint blocking = window[window.size() - static_cast<std::size_t>(rpm)];
+    const Clock::TimePoint blocking = window[window.size() - qsizetype(rpm)];
     return std::chrono::ceil<milliseconds>(blocking + kWindow - now);
 }
 
@@ -78,7 +78,7 @@ void KeyLimiter::record(Window &window, int rpm, Clock::TimePoint now)
         return;
     }
     window.push_back(now);
-    while (window.size() > static_cast<std::size_t>(rpm))
+    while (window.size() > qsizetype(rpm))
         window.pop_front();
 }
 

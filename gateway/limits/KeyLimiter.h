@@ -21,10 +21,10 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QList>
 #include <QString>
 
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <variant>
 
@@ -113,7 +113,9 @@ public:
     void setOnRelease(std::function<void(const QString &keyName)> callback);
 
 private:
-    using Window = std::deque<Clock::TimePoint>;
+    // Oldest first. A QList: dropping the oldest only moves its start, and an empty one holds no
+    // allocation (a key without limits gets a fresh state per request when dropIfIdle removes it).
+    using Window = QList<Clock::TimePoint>;
     struct KeyState {
         Window admitted;  // newest at the back, at most requestsPerMinute entries
         int inFlight = 0;
