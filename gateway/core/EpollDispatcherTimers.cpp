@@ -26,35 +26,62 @@ void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::Timer
         qWarning("QObject::startTimer: Timers cannot be started from another thread");
         return;
     }
-    auto timer = std::make_unique<Timer>();
-    timer->id = timerId;
-    timer->intervalMs = interval;
-    timer->type = timerType;
-    timer->object = object;
-    timer->order = 0;
-    timer->pass = m_pass;  // not due in an activation pass running now
-    timer->activeRef = nullptr;
+    if (const auto existing = m_timers.find(timerId); existing != m_timers.end())
+        removeTimer(existing);  // Qt never reuses a live id; if it did, the newer timer wins
+    TimerMap::iterator it;
+    if (m_spareTimers.empty()) {
+        it = m_timers.try_emplace(timerId).first;
+    } else {
+        TimerMap::node_type node = std::move(m_spareTimers.back());
+        m_spareTimers.pop_back();
+        node.key() = timerId;
+        it = m_timers.insert(std::move(node)).position;
+    }
+    Timer &timer = it->second;
+    timer.id = timerId;
+    timer.intervalMs = interval;
+    timer.type = timerType;
+    timer.object = object;
+    timer.order = 0;
+    timer.pass = m_pass;  // not due in an activation pass running now
+    timer.activeRef = nullptr;
     const qint64 now = monotonicNs();
     qint64 deadline = now + interval * kNsPerMs;
-    if (timer->type == Qt::CoarseTimer && interval >= 20000)
-        timer->type = Qt::VeryCoarseTimer;
-    if (timer->type == Qt::VeryCoarseTimer) {
+    if (timer.type == Qt::CoarseTimer && interval >= 20000)
+        timer.type = Qt::VeryCoarseTimer;
+    if (timer.type == Qt::VeryCoarseTimer) {
         // Whole seconds from the nearest whole second, as Qt does.
         const qint64 seconds = (interval + 500) / 1000;
-        timer->intervalMs = seconds * 1000;
+        timer.intervalMs = seconds * 1000;
         const qint64 base = now / kNsPerSecond + (now % kNsPerSecond > kNsPerSecond / 2 ? 1 : 0);
         deadline = (base + seconds) * kNsPerSecond;
     }
-    Timer &stored = *timer;
-    m_timers[timerId] = std::move(timer);
-    schedule(stored, deadline);
+    schedule(timer, deadline);
+}
+
+template <class Node>
+void EpollEventDispatcher::keepSpare(std::vector<Node> &spares, Node node)
+{
+    // Enough for the timers a burst of requests starts; beyond that the node is freed.
+    constexpr std::size_t kMaxSpares = 64;
+    if (spares.size() < kMaxSpares)
+        spares.push_back(std::move(node));
 }
 
 void EpollEventDispatcher::schedule(Timer &timer, qint64 deadlineNs)
 {
     timer.deadlineNs = deadlineNs;
     timer.order = m_nextOrder++;
-    m_queue.emplace(TimerKey{timer.deadlineNs, timer.order}, &timer);
+    const TimerKey key{timer.deadlineNs, timer.order};
+    if (m_spareQueueNodes.empty()) {
+        m_queue.emplace(key, &timer);
+        return;
+    }
+    TimerQueue::node_type node = std::move(m_spareQueueNodes.back());
+    m_spareQueueNodes.pop_back();
+    node.key() = key;
+    node.mapped() = &timer;
+    m_queue.insert(std::move(node));
 }
 
 void EpollEventDispatcher::scheduleNext(Timer &timer, qint64 nowNs)
@@ -69,11 +96,12 @@ void EpollEventDispatcher::scheduleNext(Timer &timer, qint64 nowNs)
 
 void EpollEventDispatcher::removeTimer(TimerMap::iterator it)
 {
-    Timer *timer = it->second.get();
-    if (timer->activeRef)
-        *timer->activeRef = nullptr;
-    m_queue.erase(TimerKey{timer->deadlineNs, timer->order});
-    m_timers.erase(it);
+    Timer &timer = it->second;
+    if (timer.activeRef)
+        *timer.activeRef = nullptr;
+    if (auto queued = m_queue.extract(TimerKey{timer.deadlineNs, timer.order}))
+        keepSpare(m_spareQueueNodes, std::move(queued));
+    keepSpare(m_spareTimers, m_timers.extract(it));
 }
 
 bool EpollEventDispatcher::unregisterTimer(int timerId)
@@ -97,7 +125,7 @@ bool EpollEventDispatcher::unregisterTimers(QObject *object)
     }
     bool removed = false;
     for (auto it = m_timers.begin(); it != m_timers.end();) {
-        if (it->second->object == object) {
+        if (it->second.object == object) {
             auto next = std::next(it);
             removeTimer(it);
             it = next;
@@ -113,8 +141,8 @@ QList<QAbstractEventDispatcher::TimerInfo> EpollEventDispatcher::registeredTimer
 {
     QList<TimerInfo> result;
     for (const auto &[id, timer] : m_timers) {
-        if (timer->object == object)
-            result.append(TimerInfo(id, int(timer->intervalMs), timer->type));
+        if (timer.object == object)
+            result.append(TimerInfo(id, int(timer.intervalMs), timer.type));
     }
     return result;
 }
@@ -124,7 +152,7 @@ int EpollEventDispatcher::remainingTime(int timerId)
     const auto it = m_timers.find(timerId);
     if (it == m_timers.end())
         return -1;
-    const qint64 left = it->second->deadlineNs - monotonicNs();
+    const qint64 left = it->second.deadlineNs - monotonicNs();
     return left <= 0 ? 0 : int(std::min<qint64>(left / kNsPerMs, INT_MAX));
 }
 
@@ -162,7 +190,7 @@ int EpollEventDispatcher::activateTimers()
         // (interval 0) or registered in this pass, since everything behind it came later.
         if (timer->deadlineNs > now || timer->pass == pass)
             break;
-        m_queue.erase(first);
+        keepSpare(m_spareQueueNodes, m_queue.extract(first));
         timer->pass = pass;
         scheduleNext(*timer, now);
         if (timer->intervalMs > 0)

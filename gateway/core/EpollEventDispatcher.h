@@ -110,7 +110,9 @@ private:
         Timer **activeRef;      // set while its handler runs; cleared if unregistered meanwhile
     };
     using TimerKey = std::pair<qint64, quint64>;  // (deadlineNs, order)
-    using TimerMap = std::unordered_map<int, std::unique_ptr<Timer>>;
+    // A timer lives in its map node (its address is stable while registered).
+    using TimerMap = std::unordered_map<int, Timer>;
+    using TimerQueue = std::map<TimerKey, Timer *>;
     // On the stack of each processEvents(): nested loops in a handler get their own batch.
     using PendingList = QVarLengthArray<Pending, 768>;
 
@@ -132,6 +134,10 @@ private:
     void schedule(Timer &timer, qint64 deadlineNs);
     void scheduleNext(Timer &timer, qint64 nowNs);
     void removeTimer(TimerMap::iterator it);
+    // Nodes of removed timers and of fired queue entries, reused by the next ones: a request
+    // starts and stops timers a few times, which would otherwise cost three allocations each.
+    template <class Node>
+    static void keepSpare(std::vector<Node> &spares, Node node);
     bool drainWakeUp();
 
     int m_epoll = -1;          // the foreground descriptors, the eventfd and m_backgroundEpoll
@@ -151,7 +157,9 @@ private:
     quint64 m_nextSerial = 1;
 
     TimerMap m_timers;
-    std::map<TimerKey, Timer *> m_queue;
+    TimerQueue m_queue;
+    std::vector<TimerMap::node_type> m_spareTimers;
+    std::vector<TimerQueue::node_type> m_spareQueueNodes;
     quint64 m_nextOrder = 0;
     quint64 m_pass = 0;        // incremented at the start of every timer activation pass
 };

@@ -140,6 +140,49 @@ TEST_F(EpollDispatcherTest, TimerKilledInsideItsOwnHandlerFiresOnce)
     EXPECT_EQ(dispatcher()->remainingTime(id), -1);
 }
 
+TEST_F(EpollDispatcherTest, TimerKilledAndReplacedInsideItsOwnHandlerLeavesOnlyTheNewOne)
+{
+    // The new timer may take the killed one's storage, and Qt may give it the same id, while the
+    // killed one's handler is still running.
+    TimerProbe probe;
+    const int first = probe.startTimer(0);
+    int replacement = 0;
+    probe.onFire = [&](int id) {
+        probe.killTimer(id);
+        if (replacement == 0)
+            replacement = probe.startTimer(0);
+    };
+    dispatcher()->processEvents(QEventLoop::AllEvents);
+    ASSERT_NE(replacement, 0);
+    EXPECT_EQ(probe.order, (std::vector<int>{first}));
+    for (int pass = 0; pass < 3; ++pass)
+        dispatcher()->processEvents(QEventLoop::AllEvents);
+    EXPECT_EQ(probe.order, (std::vector<int>{first, replacement}));
+    EXPECT_EQ(dispatcher()->remainingTime(replacement), -1);
+    EXPECT_TRUE(dispatcher()->registeredTimers(&probe).isEmpty());
+}
+
+TEST_F(EpollDispatcherTest, TimersStartedAndKilledOverAndOverFireExactlyTheLiveOnes)
+{
+    // More timers per round than the dispatcher keeps spare storage for, over several rounds:
+    // storage of killed and fired timers is reused by later ones.
+    TimerProbe probe;
+    for (int round = 0; round < 5; ++round) {
+        std::vector<int> ids;
+        for (int i = 0; i < 100; ++i)
+            ids.push_back(probe.startTimer(0));
+        for (std::size_t i = 1; i < ids.size(); i += 2)
+            probe.killTimer(ids[i]);
+        probe.fired.clear();
+        dispatcher()->processEvents(QEventLoop::AllEvents);
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            EXPECT_EQ(probe.fired.count(ids[i]), i % 2 == 0 ? 1u : 0u) << "round " << round << " timer " << i;
+        for (std::size_t i = 0; i < ids.size(); i += 2)
+            probe.killTimer(ids[i]);
+        EXPECT_TRUE(dispatcher()->registeredTimers(&probe).isEmpty());
+    }
+}
+
 TEST_F(EpollDispatcherTest, TimerKilledInsideAnotherHandlerOfTheSamePassDoesNotFire)
 {
     TimerProbe probe;
