@@ -11,6 +11,39 @@ QByteArray headerValue(const HeaderList &headers, QByteArrayView name)
     return {};
 }
 
+QByteArray lowerCaseHeaderName(QByteArrayView name)
+{
+    // Requests of the official SDKs and coding agents, and answers of the providers.
+    static const QByteArray kCommon[] = {
+        QByteArrayLiteral("host"), QByteArrayLiteral("user-agent"), QByteArrayLiteral("accept"),
+        QByteArrayLiteral("accept-encoding"), QByteArrayLiteral("accept-language"),
+        QByteArrayLiteral("content-type"), QByteArrayLiteral("content-length"),
+        QByteArrayLiteral("connection"), QByteArrayLiteral("keep-alive"), QByteArrayLiteral("authorization"),
+        QByteArrayLiteral("x-api-key"), QByteArrayLiteral("x-goog-api-key"), QByteArrayLiteral("anthropic-version"),
+        QByteArrayLiteral("anthropic-beta"), QByteArrayLiteral("x-stainless-lang"),
+        QByteArrayLiteral("x-stainless-package-version"), QByteArrayLiteral("x-stainless-os"),
+        QByteArrayLiteral("x-stainless-arch"), QByteArrayLiteral("x-stainless-runtime"),
+        QByteArrayLiteral("x-stainless-runtime-version"), QByteArrayLiteral("x-stainless-retry-count"),
+        QByteArrayLiteral("x-stainless-timeout"), QByteArrayLiteral("x-goog-api-client"),
+        QByteArrayLiteral("transfer-encoding"), QByteArrayLiteral("date"), QByteArrayLiteral("server"),
+        QByteArrayLiteral("x-request-id"), QByteArrayLiteral("request-id"), QByteArrayLiteral("cache-control"),
+        QByteArrayLiteral("vary"), QByteArrayLiteral("retry-after"),
+    };
+    char lower[32];
+    if (name.size() > qsizetype(sizeof lower))
+        return name.toByteArray().toLower();  // ASCII letters only, as below
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        lower[i] = (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
+    }
+    const QByteArrayView lowered(lower, name.size());
+    for (const QByteArray &common : kCommon) {
+        if (common.size() == lowered.size() && QByteArrayView(common) == lowered)
+            return common;
+    }
+    return lowered.toByteArray();
+}
+
 bool HttpRequest::hasHeader(QByteArrayView name) const
 {
     for (const auto &header : headers) {

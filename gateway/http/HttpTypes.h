@@ -16,6 +16,10 @@ using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 // First value of header `name` (case-insensitive), or an empty array.
 QByteArray headerValue(const HeaderList &headers, QByteArrayView name);
 
+// `name` in lower case (ASCII letters only). The names clients, SDKs and providers send with
+// nearly every request come back as shared static text, without an allocation of their own.
+QByteArray lowerCaseHeaderName(QByteArrayView name);
+
 struct HttpRequest {
     QByteArray method;   // upper case: "GET", "POST", ...
     QByteArray path;     // percent-decoded path, e.g. "/v1/chat/completions"

@@ -41,15 +41,6 @@ bool isLeadingSpace(char c)
     return c == '\v' || c == '\n' || c == '\r' || c == ' ' || c == '\t';
 }
 
-QByteArray lowered(QByteArrayView name)
-{
-    QByteArray out(name.size(), Qt::Uninitialized);
-    char *to = out.data();
-    for (const char c : name)
-        *to++ = (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
-    return out;
-}
-
 QByteArray knownMethod(QByteArrayView method)
 {
     // The methods QtHttpServer 6.4's parser knows, case-sensitive as there; TRACE is not one.
@@ -94,7 +85,7 @@ bool parseRequestLine(QByteArrayView line, FramedRequest &out)
 bool containsToken(const QByteArray &value, QByteArrayView token)
 {
     return QByteArrayView(value).contains(token)
-        || lowered(value).contains(token);
+        || value.toLower().contains(token);
 }
 
 } // namespace
@@ -202,7 +193,7 @@ RequestFramer::Verdict RequestFramer::headersComplete()
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0)
             return Verdict::BadFraming;  // not a header field: the block cannot be framed safely
-        request.headers.append({lowered(line.first(colon).trimmed()), line.sliced(colon + 1).trimmed().toByteArray()});
+        request.headers.append({lowerCaseHeaderName(line.first(colon).trimmed()), line.sliced(colon + 1).trimmed().toByteArray()});
     }
     m_buffer.clear();
 

@@ -357,13 +357,8 @@ void CurlTransfer::parseHeaderLine(QByteArrayView line)
     const qsizetype colon = line.indexOf(':');
     if (colon <= 0)
         return;
-    QByteArray name(line.data(), colon);
-    for (char &c : name) {
-        if (c >= 'A' && c <= 'Z')
-            c = char(c - 'A' + 'a');
-    }
     const QByteArrayView value = trimmed(line.sliced(colon + 1));
-    responseHeaders_.append({std::move(name), QByteArray(value.data(), value.size())});
+    responseHeaders_.append({http::lowerCaseHeaderName(line.first(colon)), QByteArray(value.data(), value.size())});
 }
 
 size_t CurlTransfer::onBody(char *data, size_t size, size_t count, void *self)
