@@ -1,6 +1,8 @@
 // Ordering steps of SPEC §3.5. See ChannelOrdering.h for the contracts.
 #include "routing/ChannelOrdering.h"
 
+#include <QVarLengthArray>
+
 #include <algorithm>
 #include <cmath>
 
@@ -81,12 +83,14 @@ double ChannelOrdering::weight(const Candidate &candidate) const
 
 std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> group)
 {
-    // The draw works on positions and weights; candidates are moved once, into `drawn`.
-    std::vector<std::size_t> remaining(group.size());
-    std::vector<double> weights;
-    weights.reserve(group.size());
+    // The draw works on positions and weights (on the stack for the usual few candidates);
+    // candidates are moved once, into `drawn`.
+    QVarLengthArray<std::size_t, 16> remaining;
+    QVarLengthArray<double, 16> weights;
+    remaining.reserve(qsizetype(group.size()));
+    weights.reserve(qsizetype(group.size()));
     for (std::size_t i = 0; i < group.size(); ++i) {
-        remaining[i] = i;
+        remaining.push_back(i);
         weights.push_back(weight(group[i]));
     }
     std::vector<Candidate> drawn;
@@ -97,9 +101,9 @@ std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> grou
             total += w;
         const double target = m_random.uniform() * total;
         // The last one also takes a target that rounding pushed to (or past) the total.
-        std::size_t pick = remaining.size() - 1;
+        qsizetype pick = remaining.size() - 1;
         double cumulative = 0;
-        for (std::size_t i = 0; i < remaining.size(); ++i) {
+        for (qsizetype i = 0; i < remaining.size(); ++i) {
             cumulative += weights[i];
             if (target < cumulative) {
                 pick = i;
@@ -107,8 +111,8 @@ std::vector<Candidate> ChannelOrdering::weightedDraw(std::vector<Candidate> grou
             }
         }
         drawn.push_back(std::move(group[remaining[pick]]));
-        remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(pick));
-        weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(pick));
+        remaining.erase(remaining.cbegin() + pick);
+        weights.erase(weights.cbegin() + pick);
     }
     return drawn;
 }

@@ -31,6 +31,10 @@ TEST_F(ChannelOrderingTest, DefaultDrawFollowsCumulativeWeightsOfInversePriceSqu
 
     random.values = {0.7};   // 0.7 × 1.3125 = 0.919 < 1: the cheapest first, then cumulative from 0
     EXPECT_EQ(channelIds(select(requestFor())), QStringList({"p1", "p2", "p4"}));
+
+    // The drawn candidate's weight leaves the total: after p2, 0.9 × 1.0625 = 0.956 < 1 is p1's.
+    random.values = {0.8, 0.9};
+    EXPECT_EQ(channelIds(select(requestFor())), QStringList({"p2", "p1", "p4"}));
 }
 
 TEST_F(ChannelOrderingTest, HealthFactorScalesTheWeight)
@@ -77,6 +81,29 @@ TEST_F(ChannelOrderingTest, FirstPositionShareMatchesNormalisedWeights)
         const double observed = double(firsts.value(QString::fromLatin1(id))) / draws;
         EXPECT_NEAR(observed, share, 0.03) << id;   // ±3 percentage points (≈ 4 standard errors)
     }
+}
+
+TEST_F(ChannelOrderingTest, SecondPositionShareMatchesTheWeightsLeftAfterTheFirst)
+{
+    add("p1", "a", 1.0);
+    add("p2", "b", 2.0);
+    add("p4", "c", 4.0);
+    SeededRandom seeded(20261207);
+    ChannelSelector seededSelector(metrics, health, seeded);
+
+    // After p2 is drawn first, p1 comes second with 1 / (1 + 1/16) ≈ 0.941.
+    int p2First = 0;
+    int p1Second = 0;
+    for (int i = 0; i < 6000; ++i) {
+        const Selection selection = seededSelector.select(channels, requestFor());
+        ASSERT_EQ(selection.ordered.size(), 3u);
+        if (selection.ordered[0].channel->id != "p2")
+            continue;
+        ++p2First;
+        p1Second += selection.ordered[1].channel->id == "p1" ? 1 : 0;
+    }
+    ASSERT_GT(p2First, 800);  // ≈ 19 % of the draws
+    EXPECT_NEAR(double(p1Second) / p2First, 1.0 / (1.0 + 1.0 / 16), 0.04);  // ≈ 4 standard errors
 }
 
 TEST_F(ChannelOrderingTest, RecentlyFailedGoLastWithTheSameDrawAmongThemselves)
