@@ -88,7 +88,7 @@ ResponseSink::ResponseSink(QTcpSocket *socket)
     if (socket) {
         connect(socket, &QAbstractSocket::disconnected, this, &ResponseSink::handleDisconnected);
         connect(socket, &QObject::destroyed, this, &ResponseSink::handleDisconnected);
-        connect(socket, &QIODevice::bytesWritten, this, &ResponseSink::handleBytesWritten);
+        // bytesWritten only matters once the response is congested: connected then (writeRaw).
     }
     if (m_connection) {
         m_connection->enqueue(this);
@@ -290,8 +290,14 @@ void ResponseSink::writeRaw(const QByteArray &data)
         m_connection->write(this, data);
     else
         m_socket->write(data);
-    if (bytesQueued() >= m_highWater)
+    if (bytesQueued() >= m_highWater) {
+        if (!m_watchingDrain) {
+            // Most responses never get here: no connection made and undone for them.
+            connect(m_socket, &QIODevice::bytesWritten, this, &ResponseSink::handleBytesWritten);
+            m_watchingDrain = true;
+        }
         m_congested = true;
+    }
 }
 
 } // namespace sy::http

@@ -100,6 +100,7 @@ private:
     qint64 m_highWater = 1024 * 1024;
     qint64 m_lowWater = 256 * 1024;
     bool m_congested = false;
+    bool m_watchingDrain = false;  // connected to the socket's bytesWritten (from the first congestion)
     bool m_http10 = false;
     bool m_keepAlive10 = false;
     bool m_begun = false;
