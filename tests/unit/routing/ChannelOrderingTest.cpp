@@ -15,15 +15,20 @@ protected:
         prefs.sort = SortSpec{by, partition};
         return prefs;
     }
+    // Channels p1, p2, p4 at prices 1, 2, 4: weights 1, 1/4, 1/16 (total 1.3125).
+    void addPricedOneTwoFour()
+    {
+        add("p1", "a", 1.0);
+        add("p2", "b", 2.0);
+        add("p4", "c", 4.0);
+    }
 };
 
 // --- default order -------------------------------------------------------------------------
 
 TEST_F(ChannelOrderingTest, DefaultDrawFollowsCumulativeWeightsOfInversePriceSquared)
 {
-    add("p1", "a", 1.0);
-    add("p2", "b", 2.0);
-    add("p4", "c", 4.0);
+    addPricedOneTwoFour();
     // Weights 1, 1/4, 1/16 (total 1.3125). 0.8 × 1.3125 = 1.05 falls in p2's slice; then over
     // p1, p4 (total 1.0625) 0.99 × 1.0625 = 1.0519 falls in p4's slice; p1 is left.
     random.values = {0.8, 0.99};
@@ -61,9 +66,7 @@ TEST_F(ChannelOrderingTest, FreeChannelIsCheapestWithAFiniteWeight)
 
 TEST_F(ChannelOrderingTest, FirstPositionShareMatchesNormalisedWeights)
 {
-    add("p1", "a", 1.0);
-    add("p2", "b", 2.0);
-    add("p4", "c", 4.0);
+    addPricedOneTwoFour();
     SeededRandom seeded(20240601);
     ChannelSelector seededSelector(metrics, health, seeded);
 
@@ -85,9 +88,7 @@ TEST_F(ChannelOrderingTest, FirstPositionShareMatchesNormalisedWeights)
 
 TEST_F(ChannelOrderingTest, SecondPositionShareMatchesTheWeightsLeftAfterTheFirst)
 {
-    add("p1", "a", 1.0);
-    add("p2", "b", 2.0);
-    add("p4", "c", 4.0);
+    addPricedOneTwoFour();
     SeededRandom seeded(20261207);
     ChannelSelector seededSelector(metrics, health, seeded);
 
