@@ -38,7 +38,7 @@ HttpRequest copyOut(const QHttpServerRequest &request)
     const auto headers = request.headers();
     out.headers.reserve(headers.size());
     for (const auto &[name, value] : headers)
-        out.headers.append({name.toLower(), value});
+        out.headers.append({lowerCaseHeaderName(name), value});
     out.body = request.body();
     out.peer = request.remoteAddress();
     return out;
